@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+# ioctl-registry: one flat Makefile.  `make` builds everything, `make check` tests it.
+# Local overrides go in config.mak (not committed).  V=1 shows full commands.
+
+-include config.mak
+
+PYTHON   ?= /usr/bin/python3
+CC       ?= gcc
+CFLAGS   ?= -O2 -g
+WARN      = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
+YAML_CFLAGS := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
+YAML_LIBS   := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
+
+B        := build
+KVER     := 6.1
+KSRC_TAR ?= /usr/src/linux-source-$(KVER).tar.xz
+KSRC     := $(B)/linux-source-$(KVER)
+MODEL    := $(B)/model.json
+SPEC     := spec
+SPEC_FILES := $(shell find $(SPEC) -name '*.yaml' | LC_ALL=C sort)
+
+ifeq ($(V),1)
+Q =
+quiet = @:
+else
+Q = @
+quiet = @printf '  %-7s %s\n'
+endif
+
+.PHONY: all deps check clean sizes model render patches verify docs serve bench fuzz tree headers
+.DELETE_ON_ERROR:
+
+all: deps $(B)/ioctlgen $(MODEL) render patches docs
+	@echo
+	@echo "Registry model:  $(MODEL)"
+	@echo "Rendered site:   file://$(CURDIR)/$(B)/site/index.html  (or: make serve)"
+
+deps:
+	$(Q)tools/install-deps
+
+# ---------------------------------------------------------------- ioctlgen
+LIB_SRC  := $(filter-out generator/cli/%,$(wildcard generator/*.c))
+CLI_SRC  := $(wildcard generator/cli/*.c)
+LIB_OBJ  := $(LIB_SRC:generator/%.c=$(B)/obj/%.o)
+CLI_OBJ  := $(CLI_SRC:generator/cli/%.c=$(B)/obj/cli/%.o)
+
+$(B)/obj/%.o: generator/%.c
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(YAML_CFLAGS) -Igenerator -MMD -MP -c -o $@ $<
+
+$(B)/libioctlgen.a: $(LIB_OBJ)
+	$(quiet) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/ioctlgen: $(CLI_OBJ) $(B)/libioctlgen.a
+	$(quiet) LD $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(YAML_LIBS)
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+
+# ---------------------------------------------------------------- model
+$(MODEL): $(B)/ioctlgen $(SPEC_FILES)
+	$(quiet) MODEL $@
+	$(Q)$(B)/ioctlgen model $(SPEC) -o $@
+
+model: $(MODEL)
+
+# ---------------------------------------------------------------- kernel tree
+# Extracted from Debian's linux-source package; never committed.
+$(KSRC)/.extracted: $(KSRC_TAR)
+	$(quiet) UNTAR $(KSRC)
+	$(Q)rm -rf $(KSRC) && mkdir -p $(B) && tar -xJf $< -C $(B) && touch $@
+
+tree: $(KSRC)/.extracted
+
+# UAPI headers as `make headers_install` exports them, per kernel ARCH.
+$(B)/uapi/%/.done: $(KSRC)/.extracted
+	$(quiet) HDRINST $(B)/uapi/$*
+	$(Q)rm -rf $(B)/uapi/$* $(B)/kobj-hdr-$*
+	$(Q)$(MAKE) -s -C $(KSRC) O=$(CURDIR)/$(B)/kobj-hdr-$* ARCH=$* \
+		INSTALL_HDR_PATH=$(CURDIR)/$(B)/uapi/$* headers_install >/dev/null
+	$(Q)touch $@
+
+headers: $(B)/uapi/x86/.done
+
+# ---------------------------------------------------------------- sizes
+# Remeasure every argument type with the real compilers (see tools/measure-sizes).
+sizes: $(B)/ioctlgen $(B)/uapi/x86/.done
+	$(Q)tools/measure-sizes $(B)/ioctlgen $(SPEC) $(B)
+
+# ---------------------------------------------------------------- render / patches / verify (issue 3)
+render:
+patches:
+verify:
+
+# ---------------------------------------------------------------- docs (issue 5)
+docs:
+serve:
+
+# ---------------------------------------------------------------- bench / fuzz (issue 6)
+bench:
+fuzz:
+
+# ---------------------------------------------------------------- check
+check: deps $(B)/ioctlgen $(MODEL)
+	$(Q)tests/run
+
+clean:
+	rm -rf $(B)/obj $(B)/ioctlgen $(B)/libioctlgen.a $(MODEL)
