@@ -59,6 +59,13 @@ $(B)/ioctlgen: $(CLI_OBJ) $(B)/libioctlgen.a
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
+# Unit test programs link the library.
+$(B)/test-%: tests/unit/test-%.c $(B)/libioctlgen.a
+	$(quiet) LD $@
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Igenerator -o $@ $< $(B)/libioctlgen.a $(YAML_LIBS)
+
+UNIT_PROGS := $(patsubst tests/unit/test-%.c,$(B)/test-%,$(wildcard tests/unit/test-*.c))
+
 # ---------------------------------------------------------------- model
 $(MODEL): $(B)/ioctlgen $(SPEC_FILES)
 	$(quiet) MODEL $@
@@ -106,7 +113,7 @@ bench:
 fuzz:
 
 # ---------------------------------------------------------------- check
-check: deps $(B)/ioctlgen $(MODEL)
+check: deps $(B)/ioctlgen $(MODEL) $(UNIT_PROGS)
 	$(Q)tests/run
 
 clean:

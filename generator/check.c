@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rules across the whole registry, and the numbers.  Errors mean the registry
+ * is wrong; warnings describe the kernel as it really is and can be accepted
+ * entry by entry (accept: [...]).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ioctlgen.h"
+
+#define ERR(reg, m, rule, ...) diag_add(&(reg)->diags, (m), SEV_ERROR, rule, false, __VA_ARGS__)
+#define WARN(reg, m, rule, acc, ...) diag_add(&(reg)->diags, (m), SEV_WARNING, rule, acc, __VA_ARGS__)
+
+const struct abi *registry_abi(const struct registry *reg, const char *name)
+{
+	for (size_t i = 0; i < reg->n_abis; i++)
+		if (!strcmp(reg->abis[i].name, name))
+			return &reg->abis[i];
+	return NULL;
+}
+
+const struct layout *registry_layout(const struct registry *reg, const char *name)
+{
+	for (size_t i = 0; i < reg->n_layouts; i++)
+		if (!strcmp(reg->layouts[i].name, name))
+			return &reg->layouts[i];
+	return NULL;
+}
+
+static int size_key_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct size_entry *)elem)->type);
+}
+
+bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
+{
+	const struct size_entry *e;
+
+	if (!abi->n_sizes)
+		return false;
+	e = bsearch(type, abi->sizes, abi->n_sizes, sizeof(*abi->sizes), size_key_cmp);
+	if (e)
+		*size = e->size;
+	return e != NULL;
+}
+
+/* ------------------------------------------------------------ names */
+
+struct named {
+	const char *name;
+	struct mark mark;
+};
+
+static int named_cmp(const void *pa, const void *pb)
+{
+	const struct named *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	c = strcmp(a->mark.file, b->mark.file);
+	if (c)
+		return c;
+	return a->mark.line < b->mark.line ? -1 : a->mark.line > b->mark.line;
+}
+
+static void check_unique(struct registry *reg, struct named *v, size_t n, const char *what)
+{
+	qsort(v, n, sizeof(*v), named_cmp);
+	for (size_t i = 1, first = 0; i < n; i++) {
+		if (strcmp(v[i].name, v[first].name)) {
+			first = i;
+			continue;
+		}
+		ERR(reg, v[i].mark, "duplicate-name", "%s '%s' is already defined at %s:%u:%u", what,
+		    v[i].name, v[first].mark.file, v[first].mark.line, v[first].mark.col);
+	}
+}
+
+static void check_names(struct registry *reg)
+{
+	size_t n = reg->n_layouts + reg->n_abis, k = 0;
+	struct named *v;
+
+	for (size_t h = 0; h < reg->n_headers; h++)
+		n += reg->headers[h].n_commands;
+	v = xrealloc(NULL, (n + 1) * sizeof(*v));
+	for (size_t i = 0; i < reg->n_layouts; i++)
+		v[k++] = (struct named){ reg->layouts[i].name, reg->layouts[i].mark };
+	check_unique(reg, v, k, "layout");
+	k = 0;
+	for (size_t i = 0; i < reg->n_abis; i++)
+		v[k++] = (struct named){ reg->abis[i].name, reg->abis[i].mark };
+	check_unique(reg, v, k, "ABI");
+	k = 0;
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
+			v[k++] = (struct named){ reg->headers[h].commands[i].name,
+						 reg->headers[h].commands[i].mark };
+	check_unique(reg, v, k, "command");
+	free(v);
+}
+
+/* ------------------------------------------------------------ ABIs */
+
+static void link_abis(struct registry *reg)
+{
+	for (size_t i = 0; i < reg->n_abis; i++) {
+		struct abi *abi = &reg->abis[i];
+
+		abi->layout = registry_layout(reg, abi->layout_name);
+		if (!abi->layout)
+			ERR(reg, abi->mark, "reference", "ABI '%s' names an unknown layout '%s'", abi->name,
+			    abi->layout_name);
+		if (!abi->sizes_file)
+			ERR(reg, abi->mark, "missing-size",
+			    "ABI '%s' has no measured sizes (%s/sizes/%s.yaml): run 'make sizes'", abi->name,
+			    reg->spec_dir, abi->name);
+	}
+}
+
+/* ------------------------------------------------------------ field ranges */
+
+static const struct layout *smallest(const struct registry *reg, uint32_t (*max)(const struct layout *))
+{
+	const struct layout *best = NULL;
+
+	for (size_t i = 0; i < reg->n_layouts; i++)
+		if (!best || max(&reg->layouts[i]) < max(best))
+			best = &reg->layouts[i];
+	return best;
+}
+
+static void check_ranges(struct registry *reg)
+{
+	const struct layout *lt = smallest(reg, layout_max_type);
+	const struct layout *ln = smallest(reg, layout_max_nr);
+
+	if (!lt || !ln)
+		return;
+	for (size_t i = 0; i < reg->n_rows; i++) {
+		struct magic_row *r = &reg->rows[i];
+
+		if (r->code > layout_max_type(lt))
+			ERR(reg, r->mark, "range", "code %s does not fit the %u-bit type field of layout '%s'",
+			    r->code_text, lt->type_bits, lt->name);
+	}
+	for (size_t h = 0; h < reg->n_headers; h++) {
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+			struct command *c = &reg->headers[h].commands[i];
+			uint64_t last = (uint64_t)c->nr + c->nr_count - 1;
+
+			if (c->magic > layout_max_type(lt))
+				ERR(reg, c->magic_mark, "range",
+				    "%s: magic %s does not fit the %u-bit type field of layout '%s'", c->name,
+				    c->magic_text, lt->type_bits, lt->name);
+			if (last > layout_max_nr(ln))
+				ERR(reg, c->nr_mark, "range",
+				    "%s: nr %llu does not fit the %u-bit nr field of layout '%s'", c->name,
+				    (unsigned long long)last, ln->nr_bits, ln->name);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ spelling */
+
+static const char *const ioc_dir_macro[4] = {
+	"_IOC_NONE", "_IOC_READ", "_IOC_WRITE", "_IOC_READ|_IOC_WRITE"
+};
+static const char *const io_macro[4] = { "_IO", "_IOR", "_IOW", "_IOWR" };
+static const char *const bad_macro[4] = { "_IO", "_IOR_BAD", "_IOW_BAD", "_IOWR_BAD" };
+
+/* How the generated header spells the command: macro and C arguments. */
+static void spell(struct registry *reg, struct command *c)
+{
+	struct arena *a = &reg->arena;
+	const char *nr = c->nr_param ? arena_printf(a, "%s + (%s)", c->nr_text, c->nr_param) : c->nr_text;
+
+	c->n_args = 0;
+	if (c->ioc) {
+		c->macro = "_IOC";
+		c->args[c->n_args++] = ioc_dir_macro[c->dir];
+	} else if (c->legacy && !strcmp(c->legacy->spell_as, "bad")) {
+		c->macro = bad_macro[c->dir];
+	} else {
+		c->macro = io_macro[c->dir];
+	}
+	c->args[c->n_args++] = c->magic_text;
+	c->args[c->n_args++] = nr;
+	if (c->ioc)
+		c->args[c->n_args++] = c->size_param ? c->size_param :
+				       arena_printf(a, "sizeof(%s)", c->type);
+	else if (c->legacy)
+		c->args[c->n_args++] = strcmp(c->legacy->spell_as, "bad") ? c->legacy->spell_as :
+				       c->legacy->written;
+	else if (c->dir != DIR_NONE)
+		c->args[c->n_args++] = c->type;
+}
+
+/* ------------------------------------------------------------ sizes and numbers */
+
+/* The type whose sizeof() the header's macro encodes, or NULL for none. */
+static const char *sized_type(const struct command *c)
+{
+	if (c->size_param || (c->dir == DIR_NONE && !c->ioc))
+		return NULL;
+	if (c->legacy)
+		return strcmp(c->legacy->spell_as, "bad") ? c->legacy->spell_as :
+		       legacy_written_type(c->legacy->written);
+	return c->type;
+}
+
+static void check_legacy(struct registry *reg, struct command *c, const struct abi *abi)
+{
+	const char *wt = legacy_written_type(c->legacy->written);
+	uint32_t ws, ss;
+
+	if (!strcmp(c->legacy->spell_as, "bad") || !abi_sizeof(abi, wt, &ws) ||
+	    !abi_sizeof(abi, c->legacy->spell_as, &ss) || ws == ss)
+		return;
+	if (c->legacy->abi_break)
+		WARN(reg, c->legacy->spell_mark, "abi-break", true,
+		     "%s: '%s' encodes %u bytes on %s where '%s' encoded %u: the number changed (%s)",
+		     c->name, c->legacy->spell_as, ss, abi->name, c->legacy->written, ws,
+		     c->legacy->abi_break);
+	else
+		ERR(reg, c->legacy->spell_mark, "legacy-spelling",
+		    "%s: spelling it '%s' encodes %u bytes on %s, but '%s' encoded %u: the number would change; spell it 'bad' or a type of %u bytes",
+		    c->name, c->legacy->spell_as, ss, abi->name, c->legacy->written, ws, ws);
+}
+
+static void compute_numbers(struct registry *reg)
+{
+	uint32_t max_size = UINT32_MAX;
+	const struct layout *ls = smallest(reg, layout_max_size);
+
+	if (ls)
+		max_size = layout_max_size(ls);
+	for (size_t h = 0; h < reg->n_headers; h++) {
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+			struct command *c = &reg->headers[h].commands[i];
+			const char *t = sized_type(c);
+			bool overflow_reported = false;
+
+			spell(reg, c);
+			c->numbers = arena_alloc(&reg->arena, (reg->n_abis + 1) * sizeof(*c->numbers));
+			for (size_t k = 0; k < reg->n_abis; k++) {
+				const struct abi *abi = &reg->abis[k];
+				struct abi_number *num = &c->numbers[k];
+				uint32_t size = 0;
+
+				if (!abi->layout || !abi->sizes_file)
+					continue;
+				if (c->legacy)
+					check_legacy(reg, c, abi);
+				if (t && !abi_sizeof(abi, t, &size)) {
+					ERR(reg, c->legacy ? c->legacy->spell_mark : c->type_mark, "missing-size",
+					    "%s: no measured size of '%s' on %s: run 'make sizes'", c->name, t,
+					    abi->name);
+					continue;
+				}
+				if (size > max_size) {
+					if (!overflow_reported)
+						ERR(reg, c->legacy ? c->legacy->spell_mark : c->type_mark,
+						    "size-overflow",
+						    "%s: '%s' is %u bytes on %s, more than the %u-bit size field of layout '%s' holds",
+						    c->name, t, size, abi->name, ls->size_bits, ls->name);
+					overflow_reported = true;
+					continue;
+				}
+				num->present = true;
+				num->variable_size = c->size_param != NULL;
+				num->size = size;
+				num->number = layout_encode(abi->layout, c->dir, c->magic, c->nr, size);
+			}
+		}
+	}
+}
+
+/* ------------------------------------------------------------ magic rows */
+
+struct code_index {
+	size_t *rows;		/* row indexes sorted by code */
+	size_t start[257];	/* rows of code c: rows[start[c] .. start[c + 1]) */
+};
+
+static void index_codes(const struct registry *reg, struct code_index *ci)
+{
+	size_t count[256] = { 0 }, pos[256];
+
+	for (size_t i = 0; i < reg->n_rows; i++)
+		if (reg->rows[i].code < 256)
+			count[reg->rows[i].code]++;
+	ci->start[0] = 0;
+	for (int c = 0; c < 256; c++) {
+		ci->start[c + 1] = ci->start[c] + count[c];
+		pos[c] = ci->start[c];
+	}
+	ci->rows = xrealloc(NULL, (ci->start[256] + 1) * sizeof(*ci->rows));
+	for (size_t i = 0; i < reg->n_rows; i++)
+		if (reg->rows[i].code < 256)
+			ci->rows[pos[reg->rows[i].code]++] = i;
+}
+
+static void check_overlaps(struct registry *reg, const struct code_index *ci)
+{
+	for (int code = 0; code < 256; code++) {
+		for (size_t x = ci->start[code]; x < ci->start[code + 1]; x++) {
+			struct magic_row *r = &reg->rows[ci->rows[x]];
+			struct strbuf with = { 0 };
+
+			for (size_t y = ci->start[code]; y < ci->start[code + 1]; y++) {
+				const struct magic_row *o = &reg->rows[ci->rows[y]];
+
+				if (x == y || o->last < r->first || o->first > r->last)
+					continue;
+				if (!r->overlaps)
+					r->overlaps = arena_alloc(&reg->arena,
+								  (ci->start[code + 1] - ci->start[code]) *
+								  sizeof(*r->overlaps));
+				r->overlaps[r->n_overlaps++] = ci->rows[y];
+				sb_printf(&with, "%s%s %s (line %u)", with.len ? ", " : "",
+					  o->n_headers ? o->headers[0] : "(no header)", o->seq, o->mark.line);
+			}
+			if (r->n_overlaps)
+				WARN(reg, r->mark, "overlap", r->accept & ACCEPT_OVERLAP,
+				     "code %s seq %s (%s) overlaps %s", r->code_text, r->seq,
+				     r->n_headers ? r->headers[0] : "no header", with.buf);
+			sb_release(&with);
+		}
+	}
+}
+
+static void check_registered(struct registry *reg, const struct code_index *ci)
+{
+	for (size_t h = 0; h < reg->n_headers; h++) {
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+			const struct command *c = &reg->headers[h].commands[i];
+			size_t from, to;
+			bool covered = true;
+
+			if (c->magic > 0xff)
+				continue;
+			from = ci->start[c->magic];
+			to = ci->start[c->magic + 1];
+			if (from == to) {
+				WARN(reg, c->magic_mark, "unregistered-magic",
+				     c->accept & ACCEPT_UNREGISTERED_MAGIC,
+				     "%s: magic %s has no row in the magic-code table", c->name, c->magic_text);
+				continue;
+			}
+			for (unsigned int nr = c->nr; nr < c->nr + c->nr_count; nr++) {
+				bool in = false;
+
+				for (size_t x = from; x < to; x++) {
+					struct magic_row *r = &reg->rows[ci->rows[x]];
+
+					if (nr >= r->first && nr <= r->last) {
+						in = true;
+						if (nr == c->nr)
+							r->n_commands++;
+					}
+				}
+				covered &= in;
+			}
+			if (!covered)
+				WARN(reg, c->nr_mark, "outside-range", c->accept & ACCEPT_OUTSIDE_RANGE,
+				     "%s: nr %s%s is outside every registered range of magic %s", c->name,
+				     c->nr_text, c->nr_count > 1 ? " (and up)" : "", c->magic_text);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ shared numbers */
+
+struct slot {
+	uint32_t key;		/* the number without its size bits */
+	uint32_t size;
+	bool variable;
+	const struct command *cmd;
+	unsigned int nr_arg;
+};
+
+static int slot_cmp(const void *pa, const void *pb)
+{
+	const struct slot *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	/* spec order within one number */
+	if (a->cmd != b->cmd)
+		return a->cmd < b->cmd ? -1 : 1;
+	return a->nr_arg < b->nr_arg ? -1 : a->nr_arg > b->nr_arg;
+}
+
+static void add_collision(struct registry *reg, size_t *cap, const struct abi *abi, uint32_t number,
+			  const struct slot *group, size_t n, uint32_t size)
+{
+	struct collision *col;
+	size_t k = 0;
+
+	grow(&reg->collisions, cap, reg->n_collisions + 1, sizeof(*reg->collisions));
+	col = &reg->collisions[reg->n_collisions++];
+	col->abi = abi;
+	col->number = number;
+	col->cmds = arena_alloc(&reg->arena, n * sizeof(*col->cmds));
+	for (size_t i = 0; i < n; i++)
+		if (group[i].variable || group[i].size == size)
+			col->cmds[k++] = group[i].cmd;
+	col->n_cmds = k;
+}
+
+/* A family over many nr shares a number with itself only across params: skip that. */
+static size_t distinct_cmds(const struct slot *g, size_t n, uint32_t size)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+
+		if (!(g[i].variable || g[i].size == size))
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (g[j].cmd == g[i].cmd && (g[j].variable || g[j].size == size))
+				seen = true;
+		k += !seen;
+	}
+	return k;
+}
+
+static void find_collisions(struct registry *reg)
+{
+	size_t cap = 0;
+
+	for (size_t k = 0; k < reg->n_abis; k++) {
+		const struct abi *abi = &reg->abis[k];
+		const struct layout *l = abi->layout;
+		struct slot *s = NULL;
+		size_t n = 0, scap = 0;
+
+		if (!l)
+			continue;
+		for (size_t h = 0; h < reg->n_headers; h++) {
+			for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+				const struct command *c = &reg->headers[h].commands[i];
+				const struct abi_number *num = &c->numbers[k];
+
+				if (!num->present)
+					continue;
+				for (unsigned int a = 0; a < c->nr_count; a++) {
+					uint32_t number = layout_encode(l, c->dir, c->magic, c->nr + a, num->size);
+
+					grow(&s, &scap, n + 1, sizeof(*s));
+					s[n++] = (struct slot){
+						layout_encode(l, c->dir, c->magic, c->nr + a, 0),
+						(number >> layout_size_shift(l)) & layout_max_size(l),
+						num->variable_size, c, a };
+				}
+			}
+		}
+		qsort(s, n, sizeof(*s), slot_cmp);
+		for (size_t i = 0; i < n;) {
+			size_t j = i;
+
+			while (j < n && s[j].key == s[i].key)
+				j++;
+			/* one collision per distinct fixed size, variable-size families join each */
+			bool any_fixed = false;
+			uint32_t last_size = 0;
+
+			for (size_t x = i; x < j; x++) {
+				if (s[x].variable || (any_fixed && s[x].size == last_size))
+					continue;
+				any_fixed = true;
+				last_size = s[x].size;
+				if (distinct_cmds(s + i, j - i, s[x].size) > 1)
+					add_collision(reg, &cap, abi,
+						      s[x].key | s[x].size << layout_size_shift(l), s + i, j - i,
+						      s[x].size);
+			}
+			if (!any_fixed && distinct_cmds(s + i, j - i, UINT32_MAX) > 1)
+				add_collision(reg, &cap, abi, s[i].key, s + i, j - i, UINT32_MAX);
+			i = j;
+		}
+		free(s);
+	}
+}
+
+/* One warning per set of names, however many ABIs share it. */
+static void warn_collisions(struct registry *reg)
+{
+	char **keys = xrealloc(NULL, (reg->n_collisions + 1) * sizeof(*keys));
+
+	for (size_t i = 0; i < reg->n_collisions; i++) {
+		const struct collision *col = &reg->collisions[i];
+		struct strbuf names = { 0 }, abis = { 0 };
+		const struct command *last = col->cmds[0];
+		bool accepted = false, seen = false;
+
+		for (size_t k = 0; k < col->n_cmds; k++) {
+			sb_printf(&names, "%s%s", k ? ", " : "", col->cmds[k]->name);
+			accepted |= (col->cmds[k]->accept & ACCEPT_SHARED_NUMBER) != 0;
+			if (col->cmds[k] > last)
+				last = col->cmds[k];
+		}
+		keys[i] = names.buf;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(keys[j], names.buf);
+		if (seen)
+			continue;
+		for (size_t j = i; j < reg->n_collisions; j++) {
+			const struct collision *o = &reg->collisions[j];
+			struct strbuf on = { 0 };
+
+			for (size_t k = 0; k < o->n_cmds; k++)
+				sb_printf(&on, "%s%s", k ? ", " : "", o->cmds[k]->name);
+			if (!strcmp(on.buf, names.buf))
+				sb_printf(&abis, "%s%s 0x%08x", abis.len ? ", " : "", o->abi->name, o->number);
+			sb_release(&on);
+		}
+		WARN(reg, last->mark, "shared-number", accepted, "%s share a number: %s", names.buf, abis.buf);
+		sb_release(&abis);
+	}
+	for (size_t i = 0; i < reg->n_collisions; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+void registry_check(struct registry *reg)
+{
+	struct code_index ci;
+
+	check_names(reg);
+	link_abis(reg);
+	/* Numbers need every layout and size: stop at broken foundations. */
+	if (!reg->diags.errors) {
+		check_ranges(reg);
+		compute_numbers(reg);
+		index_codes(reg, &ci);
+		check_overlaps(reg, &ci);
+		check_registered(reg, &ci);
+		free(ci.rows);
+		find_collisions(reg);
+		warn_collisions(reg);
+	}
+	diags_sort(&reg->diags);
+}
+
+void registry_release(struct registry *reg)
+{
+	free(reg->layouts);
+	free(reg->abis);
+	free(reg->rows);
+	free(reg->headers);
+	free(reg->collisions);
+	diags_release(&reg->diags);
+	arena_release(&reg->arena);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The ioctlgen command line: one cmd_<name>() per subcommand, in its own file. */
+#ifndef IOCTLGEN_CLI_H
+#define IOCTLGEN_CLI_H
+
+#include "ioctlgen.h"
+
+/* Exit codes: the registry is wrong (1) is not the same as a bad command line (2). */
+#define EXIT_DATA 1
+#define EXIT_USAGE 2
+
+#define DEFAULT_SPEC_DIR "spec"
+
+int cmd_check(int argc, char **argv);
+int cmd_model(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+
+/* Print "ioctlgen <cmd>: error: ..." and return EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Load and check the registry; print its diagnostics to stderr.  Returns 0
+ * when it may be used (no errors, and no warnings under werror).
+ */
+int load_checked(struct registry *reg, const char *dir, bool werror, bool show_accepted);
+
+/* Parse a number as the kernel writes it: 0x..., decimal, or 'c'. */
+bool parse_cli_uint(const char *s, uint64_t *out);
+
+#endif

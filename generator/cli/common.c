@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "cli.h"
+
+int load_checked(struct registry *reg, const char *dir, bool werror, bool show_accepted)
+{
+	registry_load(reg, dir);
+	registry_check(reg);
+	diags_print(stderr, &reg->diags, werror, show_accepted);
+	if (reg->diags.errors || reg->diags.warnings)
+		fprintf(stderr, "%s: %u error%s, %u warning%s\n", reg->spec_dir, reg->diags.errors,
+			reg->diags.errors == 1 ? "" : "s", reg->diags.warnings,
+			reg->diags.warnings == 1 ? "" : "s");
+	return reg->diags.errors || (werror && reg->diags.warnings) ? EXIT_DATA : 0;
+}
+
+bool parse_cli_uint(const char *s, uint64_t *out)
+{
+	unsigned int c;
+
+	if (s[0] == '\'' && parse_magic(s, &c)) {
+		*out = c;
+		return true;
+	}
+	return parse_uint(s, out);
+}

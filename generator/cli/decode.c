@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void print_type(unsigned int type)
+{
+	if (type >= 0x21 && type < 0x7f && type != '\'' && type != '\\')
+		printf("0x%02x '%c'", type, type);
+	else
+		printf("0x%02x    ", type);
+}
+
+static void print_fields(const struct layout *l, uint32_t number, const char *label)
+{
+	struct ioc_fields f;
+
+	layout_decode(l, number, &f);
+	printf("  %-9s ", label);
+	if (f.dir_name >= 0)
+		printf("%-11s", dir_names[f.dir_name]);
+	else
+		printf("?(%u)%*s", f.dir, f.dir > 9 ? 6 : 7, "");
+	print_type(f.type);
+	printf("  0x%02x (%3u)  %u\n", f.nr, f.nr, f.size);
+}
+
+static void print_hit(const struct lookup_hit *hit)
+{
+	const struct command *c = hit->cmd;
+
+	printf("%s", c->name);
+	if (c->n_params) {
+		putchar('(');
+		for (size_t p = 0; p < c->n_params; p++) {
+			if (p)
+				fputs(", ", stdout);
+			if (c->nr_param && !strcmp(c->params[p], c->nr_param))
+				printf("%u", hit->nr_arg);
+			else
+				printf("%u", hit->size_arg);
+		}
+		putchar(')');
+	}
+	printf(" (%s)", c->header->path);
+}
+
+static void print_matches(const struct registry *reg, size_t k, uint32_t number)
+{
+	struct lookup *lk = lookup_build(reg, k);
+	struct lookup_hit hits[16];
+	size_t n = lookup_find(lk, number, hits, 16);
+
+	printf("  %-9s ", reg->abis[k].name);
+	if (!n)
+		fputs("no registered command", stdout);
+	for (size_t i = 0; i < n && i < 16; i++) {
+		if (i)
+			fputs(" or ", stdout);
+		print_hit(&hits[i]);
+	}
+	if (n > 16)
+		printf(" and %zu more", n - 16);
+	putchar('\n');
+	lookup_free(lk);
+}
+
+int cmd_decode(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "abi", required_argument, NULL, 'a' },
+		{ "spec", required_argument, NULL, 's' },
+		{ 0 } };
+	const char *abi_name = NULL, *spec = DEFAULT_SPEC_DIR;
+	const struct abi *abi = NULL;
+	struct registry reg;
+	uint64_t number;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'a')
+			abi_name = optarg;
+		else if (c == 's')
+			spec = optarg;
+		else
+			return usage_error("decode", "unknown option");
+	}
+	if (argc - optind != 1)
+		return usage_error("decode", "give one NUMBER");
+	if (!parse_uint(argv[optind], &number) || number > UINT32_MAX)
+		return usage_error("decode", "'%s' is not a 32-bit number (write 0x80081272 or 2148012658)",
+				   argv[optind]);
+	registry_load(&reg, spec);
+	registry_check(&reg);
+	if (reg.diags.errors) {
+		diags_print(stderr, &reg.diags, false, false);
+		registry_release(&reg);
+		return EXIT_DATA;
+	}
+	if (abi_name && !(abi = registry_abi(&reg, abi_name))) {
+		fprintf(stderr, "ioctlgen decode: error: unknown ABI '%s' (known:", abi_name);
+		for (size_t k = 0; k < reg.n_abis; k++)
+			fprintf(stderr, " %s", reg.abis[k].name);
+		fputs(")\n", stderr);
+		registry_release(&reg);
+		return EXIT_USAGE;
+	}
+	printf("0x%08llx = %llu\n", (unsigned long long)number, (unsigned long long)number);
+	printf("  %-9s %-11s%-10s  %-10s  %s\n", "layout", "dir", "type", "nr", "size");
+	if (abi) {
+		print_fields(abi->layout, (uint32_t)number, abi->layout->name);
+	} else {
+		for (size_t i = 0; i < reg.n_layouts; i++)
+			print_fields(&reg.layouts[i], (uint32_t)number, reg.layouts[i].name);
+	}
+	printf("  %-9s %s\n", "abi", "commands");
+	for (size_t k = 0; k < reg.n_abis; k++)
+		if (!abi || abi == &reg.abis[k])
+			print_matches(&reg, k, (uint32_t)number);
+	registry_release(&reg);
+	return 0;
+}

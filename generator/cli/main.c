@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ioctlgen: check the ioctl registry, write its model, encode and decode numbers. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+} commands[] = {
+	{ "check", cmd_check, "check [--werror] [--show-accepted] [SPEC_DIR]" },
+	{ "model", cmd_model, "model [--werror] [SPEC_DIR] -o FILE" },
+	{ "decode", cmd_decode, "decode [--spec SPEC_DIR] [--abi ABI] NUMBER" },
+	{ "encode", cmd_encode, "encode [--spec SPEC_DIR] --abi ABI DIR TYPE NR SIZE" },
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: ioctlgen <command> [options]\n\n", f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		fprintf(f, "  ioctlgen %s\n", commands[i].usage);
+	fputs("\nSPEC_DIR defaults to '" DEFAULT_SPEC_DIR "'.  Exit status: 0 ok, 1 the registry or the\n"
+	      "input is wrong (path:line:col: error: ...), 2 the command line is wrong.\n", f);
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ioctlgen %s: error: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		if (!strcmp(commands[i].name, cmd))
+			fprintf(stderr, "usage: ioctlgen %s\n", commands[i].usage);
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		if (!strcmp(commands[i].name, argv[1]))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "ioctlgen: error: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

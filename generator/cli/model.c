@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cmd_model(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "werror", no_argument, NULL, 'W' },
+		{ "output", required_argument, NULL, 'o' },
+		{ 0 } };
+	const char *out = NULL;
+	struct strbuf sb = { 0 };
+	bool werror = false;
+	struct registry reg;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		if (c == 'W')
+			werror = true;
+		else if (c == 'o')
+			out = optarg;
+		else
+			return usage_error("model", "unknown option");
+	}
+	if (!out)
+		return usage_error("model", "no output file: give -o FILE");
+	if (argc - optind > 1)
+		return usage_error("model", "one spec directory at most");
+	rc = load_checked(&reg, optind < argc ? argv[optind] : DEFAULT_SPEC_DIR, werror, false);
+	if (rc == 0) {
+		/* Only a registry that checks clean is written, and never half a file. */
+		model_write(&reg, &sb);
+		if (write_file_atomic(out, sb.buf, sb.len)) {
+			fprintf(stderr, "%s: error: cannot write: %s\n", out, strerror(errno));
+			rc = EXIT_DATA;
+		}
+		sb_release(&sb);
+	}
+	registry_release(&reg);
+	return rc;
+}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Diagnostics: collected, then printed as path:line:col: error: message [rule]. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ioctlgen.h"
+
+void diag_add(struct diags *d, struct mark m, enum severity sev, const char *rule,
+	      bool accepted, const char *fmt, ...)
+{
+	va_list ap;
+	struct diag *g;
+	int n;
+
+	grow(&d->v, &d->cap, d->n + 1, sizeof(*d->v));
+	g = &d->v[d->n];
+	g->mark = m;
+	g->sev = sev;
+	g->rule = rule;
+	g->accepted = sev == SEV_WARNING && accepted;
+	g->seq = (unsigned int)d->n++;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	g->msg = xrealloc(NULL, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(g->msg, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	if (sev == SEV_ERROR)
+		d->errors++;
+	else if (!g->accepted)
+		d->warnings++;
+}
+
+static int diag_cmp(const void *pa, const void *pb)
+{
+	const struct diag *a = pa, *b = pb;
+	int c = strcmp(a->mark.file ? a->mark.file : "", b->mark.file ? b->mark.file : "");
+
+	if (c)
+		return c;
+	if (a->mark.line != b->mark.line)
+		return a->mark.line < b->mark.line ? -1 : 1;
+	if (a->mark.col != b->mark.col)
+		return a->mark.col < b->mark.col ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void diags_sort(struct diags *d)
+{
+	if (d->n)
+		qsort(d->v, d->n, sizeof(*d->v), diag_cmp);
+}
+
+void diags_print(FILE *f, const struct diags *d, bool werror, bool show_accepted)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag *g = &d->v[i];
+		const char *what = g->sev == SEV_ERROR || werror ? "error" : "warning";
+
+		if (g->accepted) {
+			if (!show_accepted)
+				continue;
+			what = "note";
+		}
+		fprintf(f, "%s:%u:%u: %s: %s [%s]%s\n", g->mark.file ? g->mark.file : "?",
+			g->mark.line, g->mark.col, what, g->msg, g->rule,
+			g->accepted ? " (accepted)" : "");
+	}
+}
+
+void diags_release(struct diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i].msg);
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ioctlgen: the ioctl number registry as a library.
+ *
+ * Stages, each in its own file:
+ *   yamltree.c  load: YAML into a tree whose every node knows its file, line and column
+ *   spec.c      the tree into registry structures, with key and type checks
+ *   check.c     the rules across the registry: ranges, references, legacy, overlaps
+ *   layout.c    encode and decode one number on one layout
+ *   lookup.c    numbers back to commands, per ABI
+ *   model.c     the versioned JSON model that every renderer reads
+ */
+#ifndef IOCTLGEN_H
+#define IOCTLGEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util.h"
+
+#define IOCTLGEN_MODEL_VERSION 1
+
+/* A place in a spec file; line and col are 1-based. */
+struct mark {
+	const char *file;
+	unsigned int line, col;
+};
+
+/* ------------------------------------------------------------ diagnostics */
+
+enum severity { SEV_ERROR, SEV_WARNING };
+
+struct diag {
+	struct mark mark;
+	enum severity sev;
+	const char *rule;	/* static string: "unknown-key", "overlap", ... */
+	char *msg;
+	bool accepted;		/* a warning the registry accepts explicitly */
+	unsigned int seq;	/* report order, to keep sorting stable */
+};
+
+struct diags {
+	struct diag *v;
+	size_t n, cap;
+	unsigned int errors, warnings;	/* not counting accepted warnings */
+};
+
+void diag_add(struct diags *d, struct mark m, enum severity sev, const char *rule,
+	      bool accepted, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Sort by file, line, column.  Print to f, accepted warnings only if asked. */
+void diags_sort(struct diags *d);
+void diags_print(FILE *f, const struct diags *d, bool werror, bool show_accepted);
+void diags_release(struct diags *d);
+
+/* ------------------------------------------------------------ layouts */
+
+enum ioc_dir { DIR_NONE, DIR_READ, DIR_WRITE, DIR_READ_WRITE };
+
+extern const char *const dir_names[4];	/* "none", "read", "write", "read-write" */
+
+struct layout {
+	const char *name, *doc;
+	unsigned int nr_bits, type_bits, size_bits, dir_bits;
+	unsigned int xsize_bits;	/* sparc: size bits read back with a direction, else 0 */
+	unsigned int none, read, write;	/* the _IOC_NONE/_IOC_READ/_IOC_WRITE values */
+	bool self_contained;
+	const char **arches, **headers;
+	size_t n_arches, n_headers;
+	struct mark mark;
+};
+
+static inline unsigned int layout_type_shift(const struct layout *l) { return l->nr_bits; }
+static inline unsigned int layout_size_shift(const struct layout *l) { return l->nr_bits + l->type_bits; }
+static inline unsigned int layout_dir_shift(const struct layout *l)
+{
+	return l->nr_bits + l->type_bits + l->size_bits;
+}
+
+/* The dir field value for a direction, as _IOC_NONE etc. */
+unsigned int layout_dir_value(const struct layout *l, enum ioc_dir dir);
+/* _IOC(dir, type, nr, size); fields must already fit (see layout_fits). */
+uint32_t layout_encode(const struct layout *l, enum ioc_dir dir, unsigned int type,
+		       unsigned int nr, unsigned int size);
+/* Largest value of each field. */
+uint32_t layout_max_size(const struct layout *l);
+uint32_t layout_max_nr(const struct layout *l);
+uint32_t layout_max_type(const struct layout *l);
+
+/* A number split as the kernel's _IOC_DIR/_IOC_TYPE/_IOC_NR/_IOC_SIZE do. */
+struct ioc_fields {
+	unsigned int dir;	/* raw _IOC_DIR value */
+	unsigned int type, nr, size;
+	int dir_name;		/* enum ioc_dir, or -1 when the value means none of them */
+};
+
+void layout_decode(const struct layout *l, uint32_t number, struct ioc_fields *f);
+/* Mask of the bits _IOC_SIZE reads for a number with this dir value. */
+uint32_t layout_size_mask(const struct layout *l, unsigned int dirval);
+
+/* ------------------------------------------------------------ ABIs and sizes */
+
+struct size_entry {
+	const char *type;
+	uint32_t size;
+	struct mark mark;
+};
+
+struct abi {
+	const char *name, *doc, *layout_name, *arch, *cc;
+	const char **cflags;
+	size_t n_cflags;
+	const struct layout *layout;
+	struct size_entry *sizes;	/* sorted by type, for bsearch */
+	size_t n_sizes;
+	const char *sizes_file;
+	struct mark mark;
+};
+
+/* The measured size of a C type on an ABI; false when not measured. */
+bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size);
+
+/* ------------------------------------------------------------ magic codes */
+
+struct magic_row {
+	unsigned int code;
+	const char *code_text;	/* as written: 0x12 or 'E' */
+	const char *seq;	/* as written: all, 00-1F, 80 */
+	unsigned int first, last;
+	const char **headers;
+	size_t n_headers;
+	const char *doc, *contact;
+	unsigned int accept;	/* bit set of warning rules */
+	size_t *overlaps;	/* indexes of rows that share code and sequence numbers */
+	size_t n_overlaps;
+	unsigned int n_commands;
+	struct mark mark;
+};
+
+/* ------------------------------------------------------------ commands */
+
+/* Warnings an entry may accept explicitly (accept: [...]). */
+enum accept_rule {
+	ACCEPT_OUTSIDE_RANGE = 1 << 0,
+	ACCEPT_UNREGISTERED_MAGIC = 1 << 1,
+	ACCEPT_SHARED_NUMBER = 1 << 2,
+	ACCEPT_OVERLAP = 1 << 3,
+};
+
+struct legacy {
+	const char *written;	/* the third macro argument as first written */
+	const char *passes;	/* the type the command really passes */
+	const char *spell_as;	/* "bad", or a C type */
+	const char *doc, *abi_break;
+	struct mark mark, written_mark, spell_mark;
+};
+
+struct abi_number {
+	bool present;		/* computed: every size needed was measured */
+	bool variable_size;	/* the caller gives the size (size-param) */
+	uint32_t number;	/* for families: every parameter 0 */
+	uint32_t size;
+};
+
+struct header;
+
+struct command {
+	const char *name, *doc;
+	enum ioc_dir dir;
+	unsigned int magic;
+	const char *magic_text;
+	unsigned int nr, nr_count;
+	const char *nr_text;
+	const char **params;
+	size_t n_params;
+	const char *nr_param, *size_param;
+	const char *type;	/* the argument type, or NULL */
+	bool ioc;		/* spelled _IOC(dir, type, nr, size) */
+	bool reserved;
+	struct legacy *legacy;
+	unsigned int accept;
+	const struct header *header;
+	struct abi_number *numbers;	/* one per ABI, in registry order */
+	/* C spelling, for the renderers */
+	const char *macro;
+	const char *args[4];
+	size_t n_args;
+	struct mark mark, type_mark, nr_mark, magic_mark;
+};
+
+struct header {
+	const char *path, *spec, *doc;
+	const char **includes;
+	size_t n_includes;
+	bool header_test;	/* false: does not compile on its own (no-header-test) */
+	struct command *commands;
+	size_t n_commands;
+	struct mark mark;
+};
+
+struct collision {
+	const struct abi *abi;
+	uint32_t number;
+	const struct command **cmds;
+	size_t n_cmds;
+};
+
+struct registry {
+	struct arena arena;
+	struct diags diags;
+	const char *spec_dir;
+	struct layout *layouts;
+	size_t n_layouts;
+	struct abi *abis;
+	size_t n_abis;
+	struct magic_row *rows;
+	size_t n_rows;
+	struct header *headers;
+	size_t n_headers;
+	struct collision *collisions;
+	size_t n_collisions;
+};
+
+/* Load every spec file under dir (spec.c).  Problems go to reg->diags. */
+void registry_load(struct registry *reg, const char *dir);
+/* Load from in-memory files (for tests and the fuzzer): names[i] is the path
+ * relative to the spec dir (layouts.yaml, headers/linux/fs.h.yaml, ...). */
+void registry_load_buffers(struct registry *reg, const char *dir, size_t n,
+			   const char *const *names, const char *const *data,
+			   const size_t *lens);
+/* Cross-file rules and numbers (check.c).  Call after registry_load. */
+void registry_check(struct registry *reg);
+void registry_release(struct registry *reg);
+
+const struct abi *registry_abi(const struct registry *reg, const char *name);
+const struct layout *registry_layout(const struct registry *reg, const char *name);
+
+/* ------------------------------------------------------------ lookup */
+
+struct lookup_hit {
+	const struct command *cmd;
+	unsigned int nr_arg;	/* the value of nr-param, for families */
+	uint32_t size_arg;	/* the caller's size, for size-param families */
+};
+
+struct lookup;
+
+struct lookup *lookup_build(const struct registry *reg, size_t abi_index);
+/* Commands that carry number on this ABI; returns the count, fills up to max. */
+size_t lookup_find(const struct lookup *lk, uint32_t number, struct lookup_hit *hits, size_t max);
+void lookup_free(struct lookup *lk);
+
+/* ------------------------------------------------------------ model */
+
+/* The JSON model, in a buffer the caller releases. */
+void model_write(const struct registry *reg, struct strbuf *out);
+
+/* ------------------------------------------------------------ parsing helpers */
+
+/* Parse 0x.., decimal or a C character literal 'c' for a magic code. */
+bool parse_uint(const char *s, uint64_t *out);
+bool parse_magic(const char *s, unsigned int *out);
+bool parse_dir(const char *s, enum ioc_dir *dir);
+/* "size_t" for sizeof(...), "int" for a number: what the macro's sizeof() sees. */
+const char *legacy_written_type(const char *written);
+
+#endif

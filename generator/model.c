@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The JSON model: everything a renderer needs, numbers included, so that
+ * templates never compute.  Layout of the document: docs/dev/contracts.md.
+ * Output is deterministic: spec order, no time, no absolute paths.
+ */
+#include <string.h>
+
+#include "ioctlgen.h"
+
+struct json {
+	struct strbuf *sb;
+	int depth;
+	bool first;	/* no comma before the next member */
+};
+
+static void jstr(struct json *j, const char *s)
+{
+	struct strbuf *sb = j->sb;
+
+	if (!s) {
+		sb_puts(sb, "null");
+		return;
+	}
+	sb_putc(sb, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			sb_puts(sb, "\\\"");
+			break;
+		case '\\':
+			sb_puts(sb, "\\\\");
+			break;
+		case '\n':
+			sb_puts(sb, "\\n");
+			break;
+		case '\t':
+			sb_puts(sb, "\\t");
+			break;
+		case '\r':
+			sb_puts(sb, "\\r");
+			break;
+		default:
+			if (*p < 0x20)
+				sb_printf(sb, "\\u%04x", *p);
+			else
+				sb_putc(sb, (char)*p);
+		}
+	}
+	sb_putc(sb, '"');
+}
+
+static void indent(struct json *j)
+{
+	sb_putc(j->sb, '\n');
+	for (int i = 0; i < j->depth; i++)
+		sb_puts(j->sb, "  ");
+}
+
+/* Start a member (with key) or an array element (key NULL). */
+static void member(struct json *j, const char *key)
+{
+	if (!j->first)
+		sb_putc(j->sb, ',');
+	j->first = false;
+	indent(j);
+	if (key) {
+		jstr(j, key);
+		sb_puts(j->sb, ": ");
+	}
+}
+
+static void open_(struct json *j, const char *key, char c)
+{
+	member(j, key);
+	sb_putc(j->sb, c);
+	j->depth++;
+	j->first = true;
+}
+
+static void close_(struct json *j, char c)
+{
+	bool empty = j->first;
+
+	j->depth--;
+	if (!empty)
+		indent(j);
+	sb_putc(j->sb, c);
+	j->first = false;
+}
+
+static void kstr(struct json *j, const char *key, const char *v)
+{
+	member(j, key);
+	jstr(j, v);
+}
+
+static void kuint(struct json *j, const char *key, unsigned long long v)
+{
+	member(j, key);
+	sb_printf(j->sb, "%llu", v);
+}
+
+static void kbool(struct json *j, const char *key, bool v)
+{
+	member(j, key);
+	sb_puts(j->sb, v ? "true" : "false");
+}
+
+static void khex(struct json *j, const char *key, uint32_t v)
+{
+	member(j, key);
+	sb_printf(j->sb, "\"0x%08x\"", v);
+}
+
+/* Short arrays stay on one line: they are read far more often than written. */
+static void kstrlist(struct json *j, const char *key, const char *const *v, size_t n)
+{
+	member(j, key);
+	sb_putc(j->sb, '[');
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sb_puts(j->sb, ", ");
+		jstr(j, v[i]);
+	}
+	sb_putc(j->sb, ']');
+}
+
+static void ksource(struct json *j, struct mark m)
+{
+	member(j, "source");
+	sb_printf(j->sb, "\"%s:%u:%u\"", m.file, m.line, m.col);
+}
+
+static void accept_list(struct json *j, unsigned int mask)
+{
+	static const char *const names[] = { "outside-range", "unregistered-magic", "shared-number",
+					     "overlap" };
+	const char *v[4];
+	size_t n = 0;
+
+	for (int i = 0; i < 4; i++)
+		if (mask & (1u << i))
+			v[n++] = names[i];
+	kstrlist(j, "accept", v, n);
+}
+
+static void write_layouts(struct json *j, const struct registry *reg)
+{
+	open_(j, "layouts", '[');
+	for (size_t i = 0; i < reg->n_layouts; i++) {
+		const struct layout *l = &reg->layouts[i];
+
+		open_(j, NULL, '{');
+		kstr(j, "name", l->name);
+		kstr(j, "doc", l->doc);
+		kuint(j, "nr-bits", l->nr_bits);
+		kuint(j, "type-bits", l->type_bits);
+		kuint(j, "size-bits", l->size_bits);
+		kuint(j, "dir-bits", l->dir_bits);
+		kuint(j, "nr-shift", 0);
+		kuint(j, "type-shift", layout_type_shift(l));
+		kuint(j, "size-shift", layout_size_shift(l));
+		kuint(j, "dir-shift", layout_dir_shift(l));
+		kuint(j, "none", l->none);
+		kuint(j, "read", l->read);
+		kuint(j, "write", l->write);
+		kuint(j, "xsize-bits", l->xsize_bits);
+		kbool(j, "self-contained", l->self_contained);
+		kstrlist(j, "arches", l->arches, l->n_arches);
+		kstrlist(j, "headers", l->headers, l->n_headers);
+		ksource(j, l->mark);
+		close_(j, '}');
+	}
+	close_(j, ']');
+}
+
+static void write_abis(struct json *j, const struct registry *reg)
+{
+	open_(j, "abis", '[');
+	for (size_t i = 0; i < reg->n_abis; i++) {
+		const struct abi *a = &reg->abis[i];
+		uint32_t size_t_size = 0, int_size = 0;
+
+		abi_sizeof(a, "size_t", &size_t_size);
+		abi_sizeof(a, "int", &int_size);
+		open_(j, NULL, '{');
+		kstr(j, "name", a->name);
+		kstr(j, "doc", a->doc);
+		kstr(j, "layout", a->layout_name);
+		kstr(j, "arch", a->arch);
+		kstr(j, "cc", a->cc);
+		kstrlist(j, "cflags", a->cflags, a->n_cflags);
+		kuint(j, "size-t", size_t_size);
+		kuint(j, "int", int_size);
+		kstr(j, "sizes", a->sizes_file);
+		ksource(j, a->mark);
+		close_(j, '}');
+	}
+	close_(j, ']');
+}
+
+static void write_rows(struct json *j, const struct registry *reg)
+{
+	open_(j, "magic-codes", '[');
+	for (size_t i = 0; i < reg->n_rows; i++) {
+		const struct magic_row *r = &reg->rows[i];
+
+		open_(j, NULL, '{');
+		kuint(j, "code", r->code);
+		kstr(j, "code-text", r->code_text);
+		kstr(j, "seq", r->seq);
+		kuint(j, "seq-first", r->first);
+		kuint(j, "seq-last", r->last);
+		kstrlist(j, "headers", r->headers, r->n_headers);
+		kstr(j, "doc", r->doc);
+		kstr(j, "contact", r->contact);
+		accept_list(j, r->accept);
+		member(j, "overlaps");
+		sb_putc(j->sb, '[');
+		for (size_t k = 0; k < r->n_overlaps; k++)
+			sb_printf(j->sb, "%s%zu", k ? ", " : "", r->overlaps[k]);
+		sb_putc(j->sb, ']');
+		kuint(j, "commands", r->n_commands);
+		ksource(j, r->mark);
+		close_(j, '}');
+	}
+	close_(j, ']');
+}
+
+static void write_command(struct json *j, const struct registry *reg, const struct command *c)
+{
+	open_(j, NULL, '{');
+	kstr(j, "name", c->name);
+	kstr(j, "dir", dir_names[c->dir]);
+	kuint(j, "magic", c->magic);
+	kstr(j, "magic-text", c->magic_text);
+	kuint(j, "nr", c->nr);
+	kstr(j, "nr-text", c->nr_text);
+	kuint(j, "nr-count", c->nr_count);
+	kstrlist(j, "params", c->params, c->n_params);
+	kstr(j, "nr-param", c->nr_param);
+	kstr(j, "size-param", c->size_param);
+	kstr(j, "type", c->type);
+	kbool(j, "reserved", c->reserved);
+	kstr(j, "macro", c->macro);
+	kstrlist(j, "args", c->args, c->n_args);
+	if (c->legacy) {
+		open_(j, "legacy", '{');
+		kstr(j, "written", c->legacy->written);
+		kstr(j, "written-type", legacy_written_type(c->legacy->written));
+		kstr(j, "passes", c->legacy->passes);
+		kstr(j, "spell-as", c->legacy->spell_as);
+		kstr(j, "doc", c->legacy->doc);
+		kstr(j, "abi-break", c->legacy->abi_break);
+		close_(j, '}');
+	} else {
+		kstr(j, "legacy", NULL);
+	}
+	open_(j, "numbers", '{');
+	for (size_t k = 0; k < reg->n_abis; k++) {
+		const struct abi_number *n = &c->numbers[k];
+
+		if (!n->present)
+			continue;
+		open_(j, reg->abis[k].name, '{');
+		kuint(j, "number", n->number);
+		khex(j, "hex", n->number);
+		if (n->variable_size) {
+			member(j, "size");
+			sb_puts(j->sb, "null");
+		} else {
+			kuint(j, "size", n->size);
+		}
+		close_(j, '}');
+	}
+	close_(j, '}');
+	kstr(j, "doc", c->doc);
+	accept_list(j, c->accept);
+	ksource(j, c->mark);
+	close_(j, '}');
+}
+
+static void write_headers(struct json *j, const struct registry *reg)
+{
+	open_(j, "headers", '[');
+	for (size_t h = 0; h < reg->n_headers; h++) {
+		const struct header *hd = &reg->headers[h];
+
+		open_(j, NULL, '{');
+		kstr(j, "path", hd->path);
+		kstr(j, "spec", hd->spec);
+		kstr(j, "doc", hd->doc);
+		kstrlist(j, "includes", hd->includes, hd->n_includes);
+		kbool(j, "header-test", hd->header_test);
+		open_(j, "commands", '[');
+		for (size_t i = 0; i < hd->n_commands; i++)
+			write_command(j, reg, &hd->commands[i]);
+		close_(j, ']');
+		close_(j, '}');
+	}
+	close_(j, ']');
+}
+
+static void write_collisions(struct json *j, const struct registry *reg)
+{
+	open_(j, "collisions", '[');
+	for (size_t i = 0; i < reg->n_collisions; i++) {
+		const struct collision *c = &reg->collisions[i];
+		const char *names[64];
+		size_t n = c->n_cmds < 64 ? c->n_cmds : 64;
+
+		for (size_t k = 0; k < n; k++)
+			names[k] = c->cmds[k]->name;
+		open_(j, NULL, '{');
+		kstr(j, "abi", c->abi->name);
+		kuint(j, "number", c->number);
+		khex(j, "hex", c->number);
+		kstrlist(j, "names", names, n);
+		close_(j, '}');
+	}
+	close_(j, ']');
+}
+
+static void write_findings(struct json *j, const struct registry *reg)
+{
+	open_(j, "findings", '[');
+	for (size_t i = 0; i < reg->diags.n; i++) {
+		const struct diag *d = &reg->diags.v[i];
+
+		open_(j, NULL, '{');
+		kstr(j, "severity", d->sev == SEV_ERROR ? "error" : "warning");
+		kstr(j, "rule", d->rule);
+		kbool(j, "accepted", d->accepted);
+		kstr(j, "message", d->msg);
+		ksource(j, d->mark);
+		close_(j, '}');
+	}
+	close_(j, ']');
+}
+
+void model_write(const struct registry *reg, struct strbuf *out)
+{
+	struct json j = { out, 0, true };
+
+	sb_putc(out, '{');
+	j.depth = 1;
+	kuint(&j, "model-version", IOCTLGEN_MODEL_VERSION);
+	kstr(&j, "generator", "ioctlgen");
+	kstr(&j, "spec-dir", reg->spec_dir);
+	write_layouts(&j, reg);
+	write_abis(&j, reg);
+	write_rows(&j, reg);
+	write_headers(&j, reg);
+	write_collisions(&j, reg);
+	write_findings(&j, reg);
+	close_(&j, '}');
+	sb_putc(out, '\n');
+}

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ARENA_BLOCK (64 * 1024)
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+static void out_of_memory(void)
+{
+	fputs("ioctlgen: error: out of memory\n", stderr);
+	exit(1);
+}
+
+void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void grow(void *v, size_t *cap, size_t n, size_t sz)
+{
+	void **vp = v;
+	size_t c = *cap;
+
+	if (n <= c)
+		return;
+	while (c < n)
+		c = c ? c * 2 : 8;
+	if (c > SIZE_MAX / sz)
+		out_of_memory();
+	*vp = xrealloc(*vp, c * sz);
+	*cap = c;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	struct arena_block *b = a->head;
+	size_t align = sizeof(max_align_t);
+
+	size = (size + align - 1) / align * align;
+	if (!b || b->size - b->used < size) {
+		size_t bs = size > ARENA_BLOCK ? size : ARENA_BLOCK;
+
+		b = malloc(sizeof(*b) + bs);
+		if (!b)
+			out_of_memory();
+		b->next = a->head;
+		b->used = 0;
+		b->size = bs;
+		a->head = b;
+	}
+	void *p = (char *)b->data + b->used;
+
+	b->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_printf(struct arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *p = arena_alloc(a, (size_t)n + 1);
+
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void arena_release(struct arena *a)
+{
+	while (a->head) {
+		struct arena_block *next = a->head->next;
+
+		free(a->head);
+		a->head = next;
+	}
+}
+
+void sb_add(struct strbuf *sb, const char *s, size_t n)
+{
+	grow(&sb->buf, &sb->cap, sb->len + n + 1, 1);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_puts(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+void sb_putc(struct strbuf *sb, char c)
+{
+	sb_add(sb, &c, 1);
+}
+
+void sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	grow(&sb->buf, &sb->cap, sb->len + (size_t)n + 1, 1);
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t)n;
+}
+
+void sb_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	size_t plen = strlen(path);
+	char *tmp = xrealloc(NULL, plen + 16);
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
+	int fd, saved;
+
+	/* .name.XXXXXX beside the target, so rename() stays on one file system. */
+	memcpy(tmp, path, dirlen);
+	snprintf(tmp + dirlen, plen - dirlen + 16, ".%s.XXXXXX", path + dirlen);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		goto fail;
+	for (size_t off = 0; off < len;) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail_fd;
+		}
+		off += (size_t)w;
+	}
+	if (fchmod(fd, 0644) || fsync(fd))
+		goto fail_fd;
+	if (close(fd)) {
+		fd = -1;
+		goto fail_fd;
+	}
+	if (rename(tmp, path))
+		goto fail_unlink;
+	free(tmp);
+	return 0;
+
+fail_fd:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	errno = saved;
+fail_unlink:
+	saved = errno;
+	unlink(tmp);
+	errno = saved;
+fail:
+	saved = errno;
+	free(tmp);
+	errno = saved;
+	return -1;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	struct strbuf sb = { 0 };
+	char buf[65536];
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return NULL;
+	}
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int saved = errno;
+
+			close(fd);
+			sb_release(&sb);
+			errno = saved;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		sb_add(&sb, buf, (size_t)r);
+	}
+	close(fd);
+	if (!sb.buf)
+		sb_add(&sb, "", 0);
+	*len = sb.len;
+	return sb.buf;
+}

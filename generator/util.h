@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers: an arena that owns everything the registry holds, a string buffer. */
+#ifndef IOCTLGEN_UTIL_H
+#define IOCTLGEN_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct arena_block;
+
+/* Everything loaded from a spec lives in one arena and is freed at once. */
+struct arena {
+	struct arena_block *head;
+};
+
+void *arena_alloc(struct arena *a, size_t size);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+char *arena_strdup(struct arena *a, const char *s);
+char *arena_printf(struct arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void arena_release(struct arena *a);
+
+struct strbuf {
+	char *buf;
+	size_t len, cap;
+};
+
+void sb_add(struct strbuf *sb, const char *s, size_t n);
+void sb_puts(struct strbuf *sb, const char *s);
+void sb_putc(struct strbuf *sb, char c);
+void sb_printf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sb_release(struct strbuf *sb);
+
+void *xrealloc(void *p, size_t size);
+
+/* Grow *v (of *cap elements of size sz) so that it holds at least n. */
+void grow(void *v, size_t *cap, size_t n, size_t sz);
+
+/*
+ * Write data to path through a temporary file in the same directory and a
+ * rename, so a reader (or an interrupted run) sees the old or the new file,
+ * never half of one.  Returns 0, or -1 with errno set.
+ */
+int write_file_atomic(const char *path, const char *data, size_t len);
+
+/* Read a whole file, NUL-terminated. Returns NULL with errno set. */
+char *read_file(const char *path, size_t *len);
+
+#endif

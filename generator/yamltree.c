@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "yamltree.h"
+
+struct builder {
+	struct arena *a;
+	struct diags *d;
+	const char *file;
+	const char *data;
+	size_t len;
+	yaml_parser_t parser;
+	bool failed;
+};
+
+/* libyaml marks are 0-based; ours are 1-based. */
+static struct mark mark_of(const struct builder *b, yaml_mark_t m)
+{
+	return (struct mark){ b->file, (unsigned int)m.line + 1, (unsigned int)m.column + 1 };
+}
+
+/* Reader errors carry only a byte offset: count lines and columns ourselves. */
+static struct mark mark_at_offset(const struct builder *b, size_t off)
+{
+	struct mark m = { b->file, 1, 1 };
+
+	for (size_t i = 0; i < off && i < b->len; i++) {
+		if (b->data[i] == '\n') {
+			m.line++;
+			m.col = 1;
+		} else if (((unsigned char)b->data[i] & 0xc0) != 0x80) {
+			m.col++;
+		}
+	}
+	return m;
+}
+
+static void parser_error(struct builder *b)
+{
+	yaml_parser_t *p = &b->parser;
+	struct mark m;
+	const char *problem = p->problem ? p->problem : "malformed YAML";
+
+	if (p->error == YAML_READER_ERROR)
+		m = mark_at_offset(b, p->problem_offset);
+	else
+		m = mark_of(b, p->problem_mark);
+	if (p->error == YAML_READER_ERROR && strstr(problem, "UTF-8"))
+		diag_add(b->d, m, SEV_ERROR, "syntax", false, "not valid UTF-8: %s", problem);
+	else if (p->context)
+		diag_add(b->d, m, SEV_ERROR, "syntax", false, "%s %s", problem, p->context);
+	else
+		diag_add(b->d, m, SEV_ERROR, "syntax", false, "%s", problem);
+	b->failed = true;
+}
+
+static bool next_event(struct builder *b, yaml_event_t *ev)
+{
+	if (!yaml_parser_parse(&b->parser, ev)) {
+		parser_error(b);
+		return false;
+	}
+	return true;
+}
+
+static struct ynode *new_node(struct builder *b, enum ykind kind, yaml_mark_t m)
+{
+	struct ynode *n = arena_alloc(b->a, sizeof(*n));
+
+	n->kind = kind;
+	n->mark = mark_of(b, m);
+	return n;
+}
+
+static bool refuse_extras(struct builder *b, yaml_event_t *ev, const yaml_char_t *anchor,
+			  const yaml_char_t *tag, int implicit)
+{
+	if (anchor) {
+		diag_add(b->d, mark_of(b, ev->start_mark), SEV_ERROR, "syntax", false,
+			 "anchors and aliases are not allowed in the registry");
+		return false;
+	}
+	if (tag && !implicit) {
+		diag_add(b->d, mark_of(b, ev->start_mark), SEV_ERROR, "syntax", false,
+			 "tags are not allowed in the registry ('%s')", (const char *)tag);
+		return false;
+	}
+	return true;
+}
+
+struct kids {
+	struct ynode **v;
+	size_t n, cap;
+};
+
+static void push(struct kids *k, struct ynode *n)
+{
+	grow(&k->v, &k->cap, k->n + 1, sizeof(*k->v));
+	k->v[k->n++] = n;
+}
+
+static void finish(struct builder *b, struct ynode *node, struct kids *k)
+{
+	node->n = k->n;
+	node->kids = arena_alloc(b->a, k->n * sizeof(*k->v) + 1);
+	if (k->n)
+		memcpy(node->kids, k->v, k->n * sizeof(*k->v));
+	free(k->v);
+}
+
+static int key_cmp(const void *pa, const void *pb)
+{
+	const struct ynode *a = *(const struct ynode *const *)pa;
+	const struct ynode *b = *(const struct ynode *const *)pb;
+	int c = strcmp(a->str, b->str);
+
+	if (c)
+		return c;
+	if (a->mark.line != b->mark.line)
+		return a->mark.line < b->mark.line ? -1 : 1;
+	return a->mark.col < b->mark.col ? -1 : a->mark.col > b->mark.col;
+}
+
+/* Sorting keeps this linear-logarithmic for the large maps of sizes files. */
+static void report_duplicate_keys(struct builder *b, const struct ynode *map)
+{
+	size_t n = ymap_len(map);
+	const struct ynode **keys;
+
+	if (n < 2)
+		return;
+	keys = xrealloc(NULL, n * sizeof(*keys));
+	for (size_t i = 0; i < n; i++)
+		keys[i] = ymap_key(map, i);
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (size_t i = 1, first = 0; i < n; i++) {
+		if (strcmp(keys[i]->str, keys[first]->str)) {
+			first = i;
+			continue;
+		}
+		diag_add(b->d, keys[i]->mark, SEV_ERROR, "duplicate-key", false,
+			 "duplicate key '%s' (first at line %u)", keys[i]->str,
+			 keys[first]->mark.line);
+	}
+	free(keys);
+}
+
+/* Parse the node whose first event is ev (already taken). */
+static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned int depth)
+{
+	struct ynode *node = NULL;
+	struct kids k = { 0 };
+	yaml_event_t child;
+
+	if (depth > YAML_MAX_DEPTH) {
+		diag_add(b->d, mark_of(b, ev->start_mark), SEV_ERROR, "syntax", false,
+			 "nested deeper than %d levels", YAML_MAX_DEPTH);
+		return NULL;
+	}
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		diag_add(b->d, mark_of(b, ev->start_mark), SEV_ERROR, "syntax", false,
+			 "anchors and aliases are not allowed in the registry");
+		return NULL;
+	case YAML_SCALAR_EVENT:
+		if (!refuse_extras(b, ev, ev->data.scalar.anchor, ev->data.scalar.tag,
+				   ev->data.scalar.plain_implicit || ev->data.scalar.quoted_implicit))
+			return NULL;
+		node = new_node(b, Y_SCALAR, ev->start_mark);
+		node->str = arena_strndup(b->a, (const char *)ev->data.scalar.value,
+					  ev->data.scalar.length);
+		node->len = ev->data.scalar.length;
+		node->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		if (strlen(node->str) != node->len) {
+			diag_add(b->d, node->mark, SEV_ERROR, "syntax", false,
+				 "NUL character in a scalar");
+			return NULL;
+		}
+		return node;
+	case YAML_SEQUENCE_START_EVENT:
+		if (!refuse_extras(b, ev, ev->data.sequence_start.anchor,
+				   ev->data.sequence_start.tag, ev->data.sequence_start.implicit))
+			return NULL;
+		node = new_node(b, Y_SEQ, ev->start_mark);
+		for (;;) {
+			if (!next_event(b, &child))
+				goto fail;
+			if (child.type == YAML_SEQUENCE_END_EVENT) {
+				yaml_event_delete(&child);
+				break;
+			}
+			struct ynode *item = parse_node(b, &child, depth + 1);
+
+			yaml_event_delete(&child);
+			if (!item)
+				goto fail;
+			push(&k, item);
+		}
+		finish(b, node, &k);
+		return node;
+	case YAML_MAPPING_START_EVENT:
+		if (!refuse_extras(b, ev, ev->data.mapping_start.anchor,
+				   ev->data.mapping_start.tag, ev->data.mapping_start.implicit))
+			return NULL;
+		node = new_node(b, Y_MAP, ev->start_mark);
+		for (;;) {
+			if (!next_event(b, &child))
+				goto fail;
+			if (child.type == YAML_MAPPING_END_EVENT) {
+				yaml_event_delete(&child);
+				break;
+			}
+			struct ynode *key = parse_node(b, &child, depth + 1);
+
+			yaml_event_delete(&child);
+			if (!key)
+				goto fail;
+			if (key->kind != Y_SCALAR) {
+				diag_add(b->d, key->mark, SEV_ERROR, "type", false,
+					 "a mapping key must be a plain string");
+				goto fail;
+			}
+			if (!next_event(b, &child))
+				goto fail;
+			struct ynode *value = parse_node(b, &child, depth + 1);
+
+			yaml_event_delete(&child);
+			if (!value)
+				goto fail;
+			push(&k, key);
+			push(&k, value);
+		}
+		finish(b, node, &k);
+		report_duplicate_keys(b, node);
+		return node;
+	default:
+		diag_add(b->d, mark_of(b, ev->start_mark), SEV_ERROR, "syntax", false,
+			 "unexpected YAML event");
+		return NULL;
+	}
+fail:
+	free(k.v);
+	return NULL;
+}
+
+struct ynode *ytree_parse(struct arena *a, struct diags *d, const char *file,
+			  const char *data, size_t len)
+{
+	struct builder b = { .a = a, .d = d, .file = file, .data = data, .len = len };
+	struct ynode *root = NULL;
+	yaml_event_t ev;
+	unsigned int errors = d->errors;
+
+	if (len > YAML_MAX_FILE) {
+		diag_add(d, (struct mark){ file, 1, 1 }, SEV_ERROR, "syntax", false,
+			 "file larger than %u MiB", YAML_MAX_FILE >> 20);
+		return NULL;
+	}
+	if (!yaml_parser_initialize(&b.parser)) {
+		diag_add(d, (struct mark){ file, 1, 1 }, SEV_ERROR, "syntax", false,
+			 "cannot initialise the YAML parser");
+		return NULL;
+	}
+	yaml_parser_set_input_string(&b.parser, (const unsigned char *)data, len);
+	yaml_parser_set_encoding(&b.parser, YAML_UTF8_ENCODING);
+
+	/* stream start, document start */
+	if (!next_event(&b, &ev))
+		goto out;
+	yaml_event_delete(&ev);
+	if (!next_event(&b, &ev))
+		goto out;
+	if (ev.type == YAML_STREAM_END_EVENT) {
+		yaml_event_delete(&ev);
+		diag_add(d, (struct mark){ file, 1, 1 }, SEV_ERROR, "syntax", false,
+			 "empty file: expected a YAML mapping");
+		goto out;
+	}
+	yaml_event_delete(&ev);
+	if (!next_event(&b, &ev))
+		goto out;
+	root = parse_node(&b, &ev, 0);
+	yaml_event_delete(&ev);
+	if (!root)
+		goto out;
+	if (!next_event(&b, &ev))	/* document end */
+		goto out;
+	yaml_event_delete(&ev);
+	if (!next_event(&b, &ev))
+		goto out;
+	if (ev.type != YAML_STREAM_END_EVENT)
+		diag_add(d, mark_of(&b, ev.start_mark), SEV_ERROR, "syntax", false,
+			 "only one YAML document per spec file");
+	yaml_event_delete(&ev);
+out:
+	yaml_parser_delete(&b.parser);
+	return d->errors == errors ? root : NULL;
+}
+
+size_t ymap_len(const struct ynode *map)
+{
+	return map->n / 2;
+}
+
+const struct ynode *ymap_key(const struct ynode *map, size_t i)
+{
+	return map->kids[2 * i];
+}
+
+const struct ynode *ymap_value(const struct ynode *map, size_t i)
+{
+	return map->kids[2 * i + 1];
+}
+
+const struct ynode *ymap_get(const struct ynode *map, const char *key)
+{
+	if (!map || map->kind != Y_MAP)
+		return NULL;
+	for (size_t i = 0; i < ymap_len(map); i++)
+		if (!strcmp(ymap_key(map, i)->str, key))
+			return ymap_value(map, i);
+	return NULL;
+}
