@@ -1,0 +1,304 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The magic-code table, in and out (TAP).
+
+  - spec/magic.yaml validates against spec/schema/magic.schema.json;
+  - every row of the 6.1 table is in spec/magic.yaml, in order (counted by
+    a column parse of its own, not by the importer);
+  - the overlaps in the model are those of an independent computation;
+  - templates/kernel/ioctl-number.rst.j2, rendered from the model, gives
+    back the 6.1 file byte for byte except for the conflict! markers; rows
+    whose computed marker differs from 6.1's hand-kept one are listed as
+    diagnostics;
+  - tools/import-ioctl-number is repeatable and rejects bad tables with
+    path:line:col errors.
+
+Run from the repository root: /usr/bin/python3 tests/rst-roundtrip.py
+The model comes from build/ioctlgen; without it the test builds a
+model-shaped FALLBACK from spec/magic.yaml and says so.
+"""
+
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+import yaml
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "generator"))
+import renderlib  # noqa: E402
+
+KTREE = os.path.join(TOP, "build", "linux-source-6.1")
+RST = "Documentation/userspace-api/ioctl/ioctl-number.rst"
+SPEC = os.path.join(TOP, "spec")
+MAGIC = os.path.join(SPEC, "magic.yaml")
+SCHEMA = os.path.join(SPEC, "schema", "magic.schema.json")
+IMPORTER = os.path.join(TOP, "tools", "import-ioctl-number")
+IOCTLGEN = os.environ.get("IOCTLGEN", os.path.join(TOP, "build", "ioctlgen"))
+MARKER = "conflict!"
+
+n = 0
+failed = 0
+
+
+def tap(ok, text):
+    global n, failed
+    n += 1
+    if not ok:
+        failed += 1
+    print(f"{'ok' if ok else 'not ok'} {n} - {text}")
+    return ok
+
+
+def diag(text):
+    for line in str(text).splitlines():
+        print(f"# {line}")
+
+
+# ------------------------------------------------------------ independent reads
+def table_rows(lines):
+    """Rows of the 6.1 table, by a plain column parse: a row starts at a line
+    whose first four columns are not blank.  Returns [(first, last, code, seq)]
+    with 0-based line indexes."""
+    borders = [i for i, t in enumerate(lines) if t.startswith("====  =====  ==")]
+    start, end = borders[1] + 1, borders[2]
+    rows = []
+    for i in range(start, end):
+        if lines[i][:4].strip():
+            rows.append([i, i, lines[i][:4].strip(), lines[i][6:11].strip()])
+        else:
+            rows[-1][1] = i
+    return rows, start, end
+
+
+def seq_range(seq):
+    if seq == "all":
+        return 0, 255
+    a, _, b = seq.partition("-")
+    return int(a, 16), int(b or a, 16)
+
+
+def code_value(text):
+    return int(text, 16) if text.startswith("0x") else ord(text[1])
+
+
+def spec_rows():
+    """The rows of spec/magic.yaml with the code as written (yaml.compose
+    keeps the scalar text, so 0x1b stays 0x1b)."""
+    with open(MAGIC, encoding="utf-8") as f:
+        node = yaml.compose(f)
+    top = {k.value: v for k, v in node.value}
+    out = []
+    for item in top["magic-codes"].value:
+        row = {k.value: v for k, v in item.value}
+        out.append({
+            "code-text": row["code"].value,
+            "seq": row["seq"].value,
+            "headers": [h.value for h in row["headers"].value],
+            "doc": row["doc"].value,
+            "contact": row["contact"].value if "contact" in row else None,
+            "accept": [a.value for a in row["accept"].value] if "accept" in row else [],
+            "line": item.start_mark.line + 1,
+        })
+    return out
+
+
+def compute_overlaps(rows):
+    keyed = [(code_value(r["code-text"]),) + seq_range(r["seq"]) for r in rows]
+    out = []
+    for i, (c, a, b) in enumerate(keyed):
+        out.append([j for j, (c2, a2, b2) in enumerate(keyed)
+                    if j != i and c2 == c and a2 <= b and a <= b2])
+    return out
+
+
+def fallback_model(rows):
+    """FALLBACK, used only without build/ioctlgen: a model-shaped dict built
+    from spec/magic.yaml, overlaps computed here."""
+    mc = []
+    for r, ov in zip(rows, compute_overlaps(rows)):
+        mc.append({k: r[k] for k in ("code-text", "seq", "headers", "doc",
+                                     "contact", "accept")} | {"overlaps": ov})
+    return {"model-version": renderlib.MODEL_VERSION, "magic-codes": mc}
+
+
+def strip_marker(line):
+    line = line.replace(MARKER + " ", "")
+    line = re.sub(r" ?" + re.escape(MARKER) + r"$", "", line)
+    return line.rstrip()
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, cwd=TOP, capture_output=True, text=True, **kw)
+
+
+# ------------------------------------------------------------ tests
+def main():
+    with open(SCHEMA, encoding="utf-8") as f:
+        schema = json.load(f)
+    with open(MAGIC, encoding="utf-8") as f:
+        magic_text = f.read()
+    data = yaml.safe_load(magic_text)
+
+    # (a) schema
+    try:
+        jsonschema.Draft202012Validator.check_schema(schema)
+        ok = True
+    except jsonschema.SchemaError as e:
+        ok = False
+        diag(e.message)
+    tap(ok, "magic.schema.json is a valid draft 2020-12 schema")
+    v = jsonschema.Draft202012Validator(schema)
+    errs = sorted(v.iter_errors(data), key=lambda e: list(e.path))
+    for e in errs[:20]:
+        diag(f"{'/'.join(map(str, e.path))}: {e.message}")
+    tap(not errs, f"spec/magic.yaml validates against the schema ({len(errs)} errors)")
+    bad = copy.deepcopy(data)
+    bad["magic-codes"][0].update({"code": 256, "seq": "0-0-0", "Extra": 1})
+    bad["magic-codes"][1]["code"] = "'EE'"
+    del bad["magic-codes"][2]["doc"]
+    got = {e.validator for e in v.iter_errors(bad)}
+    tap(got >= {"oneOf", "pattern", "additionalProperties", "required"},
+        f"the schema rejects a bad code, seq, key and a missing doc ({sorted(got)})")
+
+    # (b) every row
+    rst_path = os.path.join(KTREE, RST)
+    if not os.path.exists(rst_path):
+        tap(False, f"{rst_path} exists (run 'make tree')")
+        return
+    with open(rst_path, encoding="utf-8") as f:
+        rst_text = f.read()
+    lines = rst_text.split("\n")
+    trows, tstart, tend = table_rows(lines)
+    srows = spec_rows()
+    tap(len(srows) == len(trows),
+        f"spec/magic.yaml has every row of the 6.1 table ({len(srows)} of {len(trows)})")
+    pairs_t = [(c, s) for _, _, c, s in trows]
+    pairs_s = [(r["code-text"], r["seq"]) for r in srows]
+    mism = [(i, a, b) for i, (a, b) in enumerate(zip(pairs_t, pairs_s)) if a != b]
+    for i, a, b in mism[:10]:
+        diag(f"row {i}: table {a}, spec {b}")
+    tap(not mism and len(pairs_t) == len(pairs_s),
+        "the rows have the table's codes and seqs, in table order")
+    tagged = [any(MARKER in lines[k] for k in range(a, b + 1)) for a, b, _, _ in trows]
+    accepted = ["overlap" in r["accept"] for r in srows]
+    tap(tagged == accepted,
+        f"accept: [overlap] on exactly the {sum(tagged)} rows 6.1 tags conflict!")
+
+    # the model
+    model = None
+    if os.access(IOCTLGEN, os.X_OK):
+        with tempfile.TemporaryDirectory(dir=os.path.join(TOP, "build")) as d:
+            out = os.path.join(d, "model.json")
+            p = run([IOCTLGEN, "model", "spec", "-o", out])
+            if tap(p.returncode == 0 and os.path.exists(out),
+                   "build/ioctlgen model spec writes a model"):
+                model = renderlib.load_model(out)
+            else:
+                diag(p.stderr[-2000:])
+    if model is None:
+        diag("FALLBACK: model-shaped dict built from spec/magic.yaml by this test "
+             "(no usable build/ioctlgen); overlaps computed here")
+        model = fallback_model(srows)
+    else:
+        mine = compute_overlaps(srows)
+        theirs = [r["overlaps"] for r in model["magic-codes"]]
+        diff = [i for i, (a, b) in enumerate(zip(mine, theirs)) if sorted(b) != a]
+        for i in diff[:10]:
+            diag(f"row {i}: ioctlgen {theirs[i]}, computed here {mine[i]}")
+        tap(len(mine) == len(theirs) and not diff,
+            "the model's overlaps are those computed independently here")
+
+    # (c) render
+    env = renderlib.environment("kernel")
+    out = env.get_template("ioctl-number.rst.j2").render(model=model)
+    olines = out.split("\n")
+    tap(len(olines) == len(lines),
+        f"the rendered file has the 6.1 line count ({len(olines) - 1} of {len(lines) - 1})")
+    outside = [i for i in list(range(tstart)) + list(range(tend, len(lines)))
+               if i >= len(olines) or olines[i] != lines[i]]
+    for i in outside[:10]:
+        diag(f"line {i + 1}: 6.1 {lines[i]!r}")
+        diag(f"line {i + 1}: out {olines[i] if i < len(olines) else None!r}")
+    tap(not outside, f"the prose and table heading are byte-identical "
+        f"({tstart + len(lines) - tend} lines)")
+    differ = []
+    for i in range(tstart, tend):
+        o = olines[i] if i < len(olines) else None
+        if o == lines[i]:
+            continue
+        if o is None or strip_marker(o) != strip_marker(lines[i]) \
+                or (MARKER not in o and MARKER not in lines[i]):
+            differ.append(i)
+    for i in differ[:20]:
+        diag(f"line {i + 1}: 6.1 {lines[i]!r}")
+        diag(f"line {i + 1}: out {olines[i] if i < len(olines) else None!r}")
+    tap(not differ and len(olines) == len(lines),
+        f"the {tend - tstart} table lines are byte-identical but for conflict! "
+        f"markers ({len(differ)} differ otherwise)")
+
+    if len(olines) == len(lines):
+        computed = [any(MARKER in olines[k] for k in range(a, b + 1)) for a, b, _, _ in trows]
+        moved = [r for r, (a, b, _, _) in enumerate(trows) if tagged[r] and computed[r]
+                 and any(lines[k] != olines[k] for k in range(a, b + 1))]
+        only_hand = [r for r in range(len(trows)) if tagged[r] and not computed[r]]
+        only_comp = [r for r in range(len(trows)) if computed[r] and not tagged[r]]
+        diag(f"{len(trows)} rows: {sum(tagged)} tagged conflict! by hand, "
+             f"{sum(computed)} computed, {sum(a and b for a, b in zip(tagged, computed))} both")
+
+        def show(r):
+            a, _, c, s = trows[r]
+            return f"  line {a + 1}: {c} {s} {', '.join(srows[r]['headers']) or '-'}"
+        diag(f"tagged in 6.1, no overlap computed ({len(only_hand)}):")
+        for r in only_hand:
+            diag(show(r))
+        diag(f"overlap computed, not tagged in 6.1 ({len(only_comp)}):")
+        for r in only_comp:
+            diag(show(r) + "  overlaps " + ", ".join(
+                f"{trows[j][2]} {trows[j][3]}" for j in model["magic-codes"][r]["overlaps"]))
+        diag(f"tagged and computed, marker written elsewhere in 6.1 ({len(moved)}):")
+        for r in moved:
+            diag(show(r))
+
+    # (d) importer
+    p = run([IMPORTER, "--quiet", KTREE])
+    tap(p.returncode == 0 and p.stdout == magic_text,
+        "tools/import-ioctl-number gives back spec/magic.yaml byte for byte")
+    if p.returncode != 0:
+        diag(p.stderr)
+
+    bad_cases = [
+        ("0x12  all    linux/fs.h", "0xZ2  all    linux/fs.h",
+         1, "error: magic code '0xZ2' is neither 0xNN nor 'c'"),
+        ("'K'   all    linux/kd.h", "'K'   all    linux/kd.h/a/very/long/path/that/runs/into/the/comments/column",
+         71, "error: text crosses a column boundary"),
+        ("'R'   E0     uapi/linux/fsl_mc.h", "'R'   G0     uapi/linux/fsl_mc.h",
+         7, "error: sequence 'G0' is not all, NN or NN-NN"),
+    ]
+    for old, new, col, msg in bad_cases:
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, RST)
+            os.makedirs(os.path.dirname(path))
+            i = lines.index(old)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(rst_text.replace(old + "\n", new + "\n", 1))
+            p = run([IMPORTER, d])
+            want = f"{path}:{i + 1}:{col}: {msg}"
+            tap(p.returncode == 1 and p.stdout == "" and want in p.stderr.splitlines(),
+                f"the importer rejects line {i + 1} with {new[:12]!r}...: {msg}")
+            if p.returncode != 1 or want not in p.stderr:
+                diag(f"want {want!r}, exit {p.returncode}, stderr {p.stderr[-500:]!r}")
+    p = run([IMPORTER, "/nonexistent"])
+    tap(p.returncode == 1 and p.stdout == "" and "error:" in p.stderr,
+        "the importer reports a missing kernel tree")
+
+
+if __name__ == "__main__":
+    main()
+    print(f"1..{n}")
+    sys.exit(1 if failed else 0)
