@@ -533,19 +533,19 @@ void registry_check(struct registry *reg)
 {
 	struct code_index ci;
 
+	/* Every rule runs even after errors, so that one run reports every
+	 * problem; numbers are computed for the ABIs whose layout and sizes
+	 * are known. */
 	check_names(reg);
 	link_abis(reg);
-	/* Numbers need every layout and size: stop at broken foundations. */
-	if (!reg->diags.errors) {
-		check_ranges(reg);
-		compute_numbers(reg);
-		index_codes(reg, &ci);
-		check_overlaps(reg, &ci);
-		check_registered(reg, &ci);
-		free(ci.rows);
-		find_collisions(reg);
-		warn_collisions(reg);
-	}
+	check_ranges(reg);
+	compute_numbers(reg);
+	index_codes(reg, &ci);
+	check_overlaps(reg, &ci);
+	check_registered(reg, &ci);
+	free(ci.rows);
+	find_collisions(reg);
+	warn_collisions(reg);
 	diags_sort(&reg->diags);
 }
 

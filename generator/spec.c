@@ -759,7 +759,7 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 			    c->type);
 			ok = false;
 		}
-	} else if (!c->type && dir) {
+	} else if (!c->type && dir && !ymap_get(m, "legacy")) {	/* a broken legacy entry said enough */
 		ERR(L, m->mark, "missing-key", "command '%s' has no 'type'", c->name ? c->name : "?");
 		ok = false;
 	}

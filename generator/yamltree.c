@@ -43,10 +43,23 @@ static void parser_error(struct builder *b)
 	struct mark m;
 	const char *problem = p->problem ? p->problem : "malformed YAML";
 
-	if (p->error == YAML_READER_ERROR)
-		m = mark_at_offset(b, p->problem_offset);
-	else
+	if (p->error == YAML_READER_ERROR) {
+		size_t off = p->problem_offset;
+
+		/* Point at the first byte of a broken UTF-8 sequence, not at
+		 * the byte where the reader noticed. */
+		for (int k = 0; k < 3 && off > 0 && off <= b->len &&
+				(unsigned char)b->data[off - 1] >= 0x80 &&
+				(off == b->len || ((unsigned char)b->data[off] & 0xc0) != 0x80 ||
+				 (unsigned char)b->data[off - 1] >= 0xc0); k++) {
+			off--;
+			if ((unsigned char)b->data[off] >= 0xc0)
+				break;
+		}
+		m = mark_at_offset(b, off);
+	} else {
 		m = mark_of(b, p->problem_mark);
+	}
 	if (p->error == YAML_READER_ERROR && strstr(problem, "UTF-8"))
 		diag_add(b->d, m, SEV_ERROR, "syntax", false, "not valid UTF-8: %s", problem);
 	else if (p->context)

@@ -1,0 +1,395 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Render the kernel files of the registry from the JSON model.
+
+    render.py [-m MODEL] [-k KERNEL_TREE] [-o OUTDIR] [-q]
+
+Writes into OUTDIR a tree that mirrors the kernel's paths:
+
+  - the asm ioctl.h headers, one template per file under templates/kernel/,
+    filled in from the layout table of the model;
+  - every uapi header of the registry: the pristine header from the kernel
+    tree with its ioctl #defines rewritten in place (see UapiRewriter);
+  - Documentation/userspace-api/ioctl/ioctl-number.rst, when its template
+    templates/kernel/ioctl-number.rst.j2 exists.
+
+A file is written only when its content changes; files of an earlier run
+that this run does not produce are removed.  The renderer does no
+arithmetic: every number, width and spelling comes from the model.
+"""
+
+import argparse
+import os
+import re
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import renderlib  # noqa: E402
+
+RST_TEMPLATE = "ioctl-number.rst.j2"
+RST_PATH = "Documentation/userspace-api/ioctl/ioctl-number.rst"
+GROUP_ASM = "asm"
+GROUP_RST = "rst"
+
+IOCTL_MACROS = ("_IOWR_BAD", "_IOR_BAD", "_IOW_BAD", "_IOWR", "_IOR", "_IOW", "_IOC", "_IO")
+INVOCATION_RE = re.compile(r"\b(%s)\b([ \t]*)\(" % "|".join(IOCTL_MACROS))
+
+
+class RenderError(Exception):
+    """A problem with the model or the tree; str() is a complete message."""
+
+
+class Output:
+    """One rendered file: its kernel path, text, and the patch group it
+    belongs to (GROUP_ASM, GROUP_RST, or the uapi header path)."""
+
+    def __init__(self, path, text, group, spec, changes=None):
+        self.path = path
+        self.text = text
+        self.group = group
+        self.spec = spec
+        self.changes = changes or {}
+
+
+def warn(msg):
+    print(msg, file=sys.stderr)
+
+
+# ---------------------------------------------------------------- asm ioctl.h
+
+def layout_headers(model):
+    """Map each asm ioctl.h path to the layout that defines it: the layout
+    that names the file first in its `headers`.  The kernel-side
+    include/asm-generic/ioctl.h goes with its uapi twin."""
+    owner = {}
+    for lay in model["layouts"]:
+        hdrs = lay.get("headers") or []
+        if hdrs and hdrs[0] not in owner:
+            owner[hdrs[0]] = lay
+    for lay in model["layouts"]:
+        for h in lay.get("headers") or []:
+            if h not in owner:
+                raise RenderError(f"{layout_source(model, lay)}: error: layout {lay['name']}: "
+                                  f"{h} is not the first header of any layout")
+    twins = {}
+    for path in owner:
+        if path.startswith("include/uapi/"):
+            kpath = "include/" + path[len("include/uapi/"):]
+            if os.path.exists(template_file(kpath)):
+                twins[kpath] = owner[path]
+    owner.update(twins)
+    return owner
+
+
+def template_file(path):
+    return os.path.join(renderlib.TEMPLATES, "kernel", path + ".j2")
+
+
+def layout_source(model, lay):
+    src = lay.get("source")
+    if src:
+        return src.split(":")[0]
+    return os.path.join(model["spec-dir"], "layouts.yaml")
+
+
+def layout_context(lay):
+    """The layout with the optional keys of the contract filled in, so that
+    templates under StrictUndefined can test them."""
+    L = dict(lay)
+    L.setdefault("self-contained", False)
+    L.setdefault("xsize-bits", None)
+    return L
+
+
+def render_asm(env, model):
+    out = []
+    owners = layout_headers(model)
+    tdir = os.path.join(renderlib.TEMPLATES, "kernel")
+    for root, _dirs, files in os.walk(tdir):
+        for f in files:
+            rel = os.path.relpath(os.path.join(root, f), tdir)
+            if rel.endswith(".h.j2") and rel[:-3] not in owners:
+                raise RenderError(f"templates/kernel/{rel}: error: no layout of the model "
+                                  f"names {rel[:-3]} in its headers")
+    for path in sorted(owners):
+        lay = owners[path]
+        tname = path + ".j2"
+        if not os.path.exists(template_file(path)):
+            raise RenderError(f"{layout_source(model, lay)}: error: layout {lay['name']}: "
+                              f"no template templates/kernel/{tname} for {path}")
+        spec = layout_source(model, lay)
+        text = env.get_template(tname).render(L=layout_context(lay), layout=lay,
+                                              model=model, spec=spec)
+        out.append(Output(path, text, GROUP_ASM, spec))
+    return out
+
+
+# ---------------------------------------------------------------- uapi headers
+
+def split_args(text, start):
+    """Parse the arguments of a macro call whose '(' is at text[start].
+    Returns (args, end) where args is a list of [lead, core, trail] and
+    text[end] is the matching ')', or None when it does not close."""
+    depth = 0
+    args = []
+    cur_start = start + 1
+    i = start
+    quote = None
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                args.append(text[cur_start:i])
+                break
+        elif ch == "," and depth == 1:
+            args.append(text[cur_start:i])
+            cur_start = i + 1
+        i += 1
+    else:
+        return None
+    parts = []
+    for a in args:
+        core = a.strip()
+        lead = a[:len(a) - len(a.lstrip())]
+        trail = a[len(a.rstrip()):]
+        parts.append([lead, core, trail])
+    return parts, i
+
+
+_NUM_RE = re.compile(r"\b(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\b")
+_CHAR_RE = re.compile(r"'([^'\\])'")
+_PAREN_RE = re.compile(r"\(\s*([A-Za-z_0-9]+)\s*\)")
+
+
+def normalize(arg):
+    """A spelling-independent form of a macro argument, to tell whether the
+    model's spelling means what the header already says.  Integer and
+    simple character literals become decimal, whitespace that does not
+    separate two words goes, and so do parentheses around one word."""
+    s = _CHAR_RE.sub(lambda m: str(ord(m.group(1))), arg)
+    s = _NUM_RE.sub(lambda m: str(int(m.group(1), 0) if not re.fullmatch(r"0[0-7]+", m.group(1))
+                                   else int(m.group(1), 8)), s)
+    s = re.sub(r"\s+", " ", s).strip()
+    s = re.sub(r" ?([^\w ]) ?", r"\1", s)
+    prev = None
+    while prev != s:
+        prev = s
+        s = _PAREN_RE.sub(r"\1", s)
+    return s
+
+
+def respell(name, gap, parts, macro, new_args):
+    """The invocation `macro(new_args)` in the style of the existing one:
+    arguments that already mean the same keep their text and spacing."""
+    if len(parts) == len(new_args):
+        out = []
+        for (lead, core, trail), new in zip(parts, new_args):
+            out.append(lead + (core if normalize(core) == normalize(new) else new) + trail)
+        return f"{macro}{gap}({','.join(out)})"
+    sep = "," + (parts[1][0] if len(parts) > 1 else " ")
+    return f"{macro}{gap}({sep.join(new_args)})"
+
+
+class UapiRewriter:
+    """Rewrite the ioctl #defines of one pristine uapi header in place.
+
+    For each command of the header that is not reserved, every `#define
+    NAME` line has its _IO*/_IOC invocation respelled from the model's
+    `macro` and `args`; the name, the parameters, the spacing, line
+    continuations and a trailing comment stay.  A legacy command gets a
+    comment line on its mistake right above its #define (above rather than
+    after it, so that the #define line and its own comment stay as they are).
+    Commands the header does not define go into one fenced block before
+    the include guard's #endif.  A marker line after the SPDX line says
+    that the #defines are generated and from which spec."""
+
+    DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?")
+
+    def __init__(self, env, model, header, kernel_tree):
+        self.snip = env.get_template("uapi-defs.j2").module
+        self.model = model
+        self.header = header
+        self.path = "include/uapi/" + header["path"]
+        self.src = os.path.join(kernel_tree, self.path)
+        self.changes = {}
+
+    def error(self, cmd, msg):
+        where = cmd["source"] if cmd else self.header["spec"]
+        return RenderError(f"{where}: error: {msg}")
+
+    def render(self):
+        try:
+            with open(self.src, encoding="utf-8") as f:
+                lines = f.read().split("\n")
+        except OSError as e:
+            raise RenderError(f"{self.header['spec']}: error: {self.header['path']}: "
+                              f"cannot read {self.src}: {e.strerror}") from None
+        cmds = {c["name"]: c for c in self.header["commands"] if not c["reserved"]}
+        lines = self.drop_block(lines)
+        found = set()
+        out = []
+        i = 0
+        while i < len(lines):
+            m = self.DEFINE_RE.match(lines[i])
+            j = i + 1
+            while lines[j - 1].endswith("\\") and j < len(lines):
+                j += 1
+            if m and m.group(1) in cmds:
+                found.add(m.group(1))
+                out.extend(self.rewrite(cmds[m.group(1)], lines[i:j], m.end()))
+            else:
+                out.extend(lines[i:j])
+            i = j
+        new = [c for name, c in cmds.items() if name not in found]
+        if new:
+            out = self.add_block(out, new)
+        out = self.add_marker(out)
+        return Output(self.path, "\n".join(out), self.header["path"], self.header["spec"],
+                      self.changes)
+
+    def rewrite(self, cmd, phys, name_end):
+        text = "\n".join(phys)
+        m = INVOCATION_RE.search(text, name_end)
+        if not m:
+            warn(f"{cmd['source']}: warning: {cmd['name']}: {self.path} defines it without "
+                 f"an _IO*() or _IOC() call; line left as it is")
+            return phys
+        parsed = split_args(text, m.end() - 1)
+        if not parsed:
+            raise self.error(cmd, f"{cmd['name']}: unbalanced parentheses in {self.path}")
+        parts, close = parsed
+        inv = respell(m.group(1), m.group(2), parts, cmd["macro"], cmd["args"])
+        new = text[:m.start()] + inv + text[close + 1:]
+        new_phys = new.split("\n")
+        if new != text:
+            if len(new_phys) == len(phys):
+                new_phys = [ln if ln == old else ln.rstrip() for ln, old in zip(new_phys, phys)]
+            else:
+                new_phys = [ln.rstrip() for ln in new_phys]
+            self.changes[cmd["name"]] = "respelled"
+        if cmd.get("legacy"):
+            note = str(self.snip.legacy_note(cmd)).strip()
+            indent = re.match(r"[ \t]*", phys[0]).group(0)
+            new_phys.insert(0, indent + note)
+            self.changes.setdefault(cmd["name"], "noted")
+        return new_phys
+
+    def drop_block(self, lines):
+        """Remove a generated block an earlier run left in the input."""
+        begin = str(self.snip.block_begin(self.header)).strip()
+        end = str(self.snip.block_end(self.header)).strip()
+        if begin not in lines:
+            return lines
+        b = lines.index(begin)
+        e = lines.index(end, b)
+        if b > 0 and lines[b - 1] == "":
+            b -= 1
+        return lines[:b] + lines[e + 1:]
+
+    def add_block(self, lines, cmds):
+        block = ["", str(self.snip.block_begin(self.header)).strip()]
+        for c in cmds:
+            phys = [str(self.snip.define(c)).strip()]
+            block.extend(self.rewrite(c, phys, len("#define ")) if c.get("legacy") else phys)
+            self.changes[c["name"]] = "added"
+        block.append(str(self.snip.block_end(self.header)).strip())
+        k = len(lines)
+        while k > 0 and lines[k - 1].strip() == "":
+            k -= 1
+        if k > 0 and lines[k - 1].startswith("#endif"):
+            return lines[:k - 1] + block[1:] + [""] + lines[k - 1:]
+        return lines[:k] + block + lines[k:]
+
+    def add_marker(self, lines):
+        marker = str(self.snip.marker(self.header)).strip()
+        if marker in lines:
+            return lines
+        at = 1 if lines and lines[0].startswith("/* SPDX-License-Identifier:") else 0
+        return lines[:at] + [marker] + lines[at:]
+
+
+# ---------------------------------------------------------------- ioctl-number.rst
+
+def render_rst(env, model, kernel_tree):
+    if not os.path.exists(os.path.join(renderlib.TEMPLATES, "kernel", RST_TEMPLATE)):
+        return []
+    ctx = dict((k.replace("-", "_"), v) for k, v in model.items())
+    ctx["model"] = model
+    ctx["kernel_tree"] = kernel_tree
+    text = env.get_template(RST_TEMPLATE).render(**ctx)
+    spec = os.path.join(model["spec-dir"], "magic.yaml")
+    return [Output(RST_PATH, text, GROUP_RST, spec)]
+
+
+# ---------------------------------------------------------------- driver
+
+def render_all(model, kernel_tree):
+    """Every output of the model, in patch order: asm headers, uapi headers
+    by path, ioctl-number.rst."""
+    env = renderlib.environment("kernel")
+    outs = render_asm(env, model)
+    for h in model["headers"]:
+        outs.append(UapiRewriter(env, model, h, kernel_tree).render())
+    outs.extend(render_rst(env, model, kernel_tree))
+    return outs
+
+
+def write_tree(outs, outdir, quiet=False):
+    """Write outs under outdir, each only when changed, and remove files of
+    earlier runs.  Returns the number of files written."""
+    written = 0
+    keep = set()
+    for o in outs:
+        dst = os.path.join(outdir, o.path)
+        keep.add(os.path.normpath(dst))
+        if renderlib.write_if_changed(dst, o.text):
+            written += 1
+            if not quiet:
+                print(f"  GEN     {dst}")
+    for root, _dirs, files in os.walk(outdir):
+        for f in files:
+            p = os.path.normpath(os.path.join(root, f))
+            if p not in keep:
+                os.unlink(p)
+                if not quiet:
+                    print(f"  RM      {p}")
+    return written
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Render kernel files from the ioctl registry model.")
+    ap.add_argument("-m", "--model", default="build/model.json")
+    ap.add_argument("-k", "--kernel-tree", default="build/linux-source-6.1",
+                    help="pristine kernel tree the uapi headers are read from")
+    ap.add_argument("-o", "--outdir", default="build/render")
+    ap.add_argument("-q", "--quiet", action="store_true")
+    ap.add_argument("--time", action="store_true", help="print the time taken to stderr")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    model = renderlib.load_model(args.model)
+    try:
+        outs = render_all(model, args.kernel_tree)
+    except RenderError as e:
+        print(e, file=sys.stderr)
+        return 1
+    n = write_tree(outs, args.outdir, args.quiet)
+    if args.time:
+        print(f"render: {len(outs)} files, {n} written, {time.perf_counter() - t0:.3f} s",
+              file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
