@@ -46,16 +46,13 @@ static void parser_error(struct builder *b)
 	if (p->error == YAML_READER_ERROR) {
 		size_t off = p->problem_offset;
 
-		/* Point at the first byte of a broken UTF-8 sequence, not at
-		 * the byte where the reader noticed. */
-		for (int k = 0; k < 3 && off > 0 && off <= b->len &&
-				(unsigned char)b->data[off - 1] >= 0x80 &&
-				(off == b->len || ((unsigned char)b->data[off] & 0xc0) != 0x80 ||
-				 (unsigned char)b->data[off - 1] >= 0xc0); k++) {
-			off--;
-			if ((unsigned char)b->data[off] >= 0xc0)
-				break;
-		}
+		/* For a bad trailing byte the reader names that byte: point
+		 * at the lead byte of the broken sequence instead. */
+		if (strstr(problem, "trailing") || strstr(problem, "incomplete"))
+			for (int k = 0; k < 3 && off > 0 && off <= b->len &&
+			     (unsigned char)b->data[off - 1] >= 0x80; k++)
+				if ((unsigned char)b->data[--off] >= 0xc0)
+					break;
 		m = mark_at_offset(b, off);
 	} else {
 		m = mark_of(b, p->problem_mark);
