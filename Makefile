@@ -102,7 +102,9 @@ sizes: $(SIZES_ARCHES:%=$(B)/uapi/%/.done)
 # ---------------------------------------------------------------- render / patches / verify (issue 3)
 render:
 patches:
-verify:
+# Apply generated-patches/ to a copy of the tree, build, boot in QEMU (tests/verify/run).
+verify: $(MODEL)
+	$(Q)VERIFY_MODEL=$(MODEL) tests/verify/run
 
 # ---------------------------------------------------------------- docs (issue 5)
 docs:

@@ -1,0 +1,149 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Generate the verification sources from the JSON model.
+
+Usage: gen.py MODEL KCONFIG_FRAGMENT OUTDIR
+
+Writes into OUTDIR:
+  probe/<n>.c          one ABI probe per header (compiled with -S, see run)
+  probe/index          "<n> <header> 1" per probe, or "<n> <header> 0 NAME..."
+                       for a header that does not compile on its own in
+                       userspace (header-test: false): run then copies the
+                       NAMEs' #define lines from the header instead
+  kmod/ioctl_verify.c  kernel module: every number with the kernel's macros
+  kmod/Kbuild
+  utest.c              user program (built -m64 and -m32, static)
+  init                 the initramfs /init script
+  expected             the id of every result line the guest must print
+Files are written only when their content changes, so make-style
+timestamps stay meaningful.
+"""
+import json
+import os
+import re
+import sys
+
+import jinja2
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The ABIs the guest (an x86_64 kernel with IA32 emulation) can run.
+GUEST_ABIS = {"x86_64": "__x86_64__", "i386": "__i386__"}
+KERNEL_ABI = "x86_64"
+
+
+def die(msg):
+    sys.stderr.write("gen.py: error: %s\n" % msg)
+    sys.exit(1)
+
+
+def write_if_changed(path, text):
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return
+    except FileNotFoundError:
+        pass
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def ramdisk_bytes(fragment):
+    """The RAM disk size the guest must see, from the kernel config fragment."""
+    with open(fragment) as f:
+        for line in f:
+            m = re.match(r"CONFIG_BLK_DEV_RAM_SIZE=(\d+)\s*$", line)
+            if m:
+                return int(m.group(1)) * 1024
+    die("%s: no CONFIG_BLK_DEV_RAM_SIZE" % fragment)
+
+
+def commands(model):
+    """Every non-reserved command, with the C expression that yields its
+    number (families with every parameter 0)."""
+    out = []
+    for hi, hdr in enumerate(model["headers"]):
+        for c in hdr["commands"]:
+            if c.get("reserved"):
+                continue
+            params = c.get("params") or []
+            expr = c["name"]
+            if params:
+                expr += "(" + ", ".join("0" for _ in params) + ")"
+            numbers = {}
+            for abi, n in c["numbers"].items():
+                if n is not None and n.get("number") is not None:
+                    numbers[abi] = n["number"] & 0xffffffff
+            out.append({"name": c["name"], "expr": expr, "header": hdr["path"],
+                        "hidx": hi, "numbers": numbers,
+                        "source": c.get("source", hdr.get("spec", ""))})
+    return out
+
+
+def main():
+    if len(sys.argv) != 4:
+        die("usage: gen.py MODEL KCONFIG_FRAGMENT OUTDIR")
+    model_path, fragment, outdir = sys.argv[1:]
+    try:
+        with open(model_path) as f:
+            model = json.load(f)
+    except (OSError, ValueError) as e:
+        die("%s: %s" % (model_path, e))
+    if model.get("model-version") != 1:
+        die("%s: unsupported model-version %r" % (model_path, model.get("model-version")))
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE, "templates")),
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.filters["hex"] = lambda n: "0x%08x" % n
+    env.filters["cstr"] = lambda s: '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    cmds = commands(model)
+    abis = [a["name"] for a in model["abis"] if a["name"] in GUEST_ABIS]
+    for a in GUEST_ABIS:
+        if a not in abis:
+            die("%s: the model has no ABI %s" % (model_path, a))
+    headers = [{"path": h["path"], "includes": h.get("includes") or [],
+                "header_test": h.get("header-test", True) is not False,
+                "commands": [c for c in cmds if c["hidx"] == i]}
+               for i, h in enumerate(model["headers"])]
+    ram = ramdisk_bytes(fragment)
+    ctx = {"model": model_path, "headers": headers, "commands": cmds,
+           "abis": GUEST_ABIS, "kernel_abi": KERNEL_ABI, "ram_bytes": ram}
+
+    index = []
+    for i, h in enumerate(headers):
+        if not h["commands"]:
+            continue
+        write_if_changed(os.path.join(outdir, "probe", "%d.c" % i),
+                         env.get_template("probe.c.j2").render(ctx, header=h))
+        index.append("%d %s %s\n" % (i, h["path"], "1" if h["header_test"] else
+                                        "0 " + " ".join(c["name"] for c in h["commands"])))
+    write_if_changed(os.path.join(outdir, "probe", "index"), "".join(index))
+    write_if_changed(os.path.join(outdir, "kmod", "ioctl_verify.c"),
+                     env.get_template("ioctl_verify.c.j2").render(ctx))
+    write_if_changed(os.path.join(outdir, "kmod", "Kbuild"),
+                     "obj-m += ioctl_verify.o typecheck_bad_spelling.o\n")
+    write_if_changed(os.path.join(outdir, "kmod", "typecheck_bad_spelling.c"),
+                     env.get_template("typecheck.c.j2").render(ctx, variant="bad-spelling"))
+    for v in ("sizeof", "oversize"):
+        write_if_changed(os.path.join(outdir, "typecheck-" + v, "typecheck_%s.c" % v),
+                         env.get_template("typecheck.c.j2").render(ctx, variant=v))
+        write_if_changed(os.path.join(outdir, "typecheck-" + v, "Kbuild"),
+                         "obj-m += typecheck_%s.o\n" % v)
+    write_if_changed(os.path.join(outdir, "utest.c"), env.get_template("utest.c.j2").render(ctx))
+    write_if_changed(os.path.join(outdir, "init"), env.get_template("init.j2").render(ctx))
+
+    expected = ["boot", "kernel module loaded"]
+    expected += ["kernel %s" % c["name"] for c in cmds]
+    for abi in GUEST_ABIS:
+        expected += ["%s %s" % (abi, c["name"]) for c in cmds]
+        expected += ["%s ioctl %s" % (abi, t) for t in
+                     ("BLKGETSIZE64", "BLKBSZSET", "BLKBSZGET", "FIONREAD", "TCGETS")]
+    write_if_changed(os.path.join(outdir, "expected"), "".join(e + "\n" for e in expected))
+
+
+if __name__ == "__main__":
+    main()
