@@ -22,6 +22,8 @@ with known mistakes, which must be reported: so this suite can fail.
 usage: tests/gcc-numbers.py [MODEL [BUILD_DIR]]  (default build/model.json build)
 """
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -98,6 +100,12 @@ def probe_numbers(abi, header, commands, build, macros):
         emit = [("N", f"(unsigned int)({expr})")]
         emit += [(f"F{f}", f"_IOC_{f.upper()}({expr})") for f in FIELDS]
         emit += [(f"M{f}", f"_IOC_{f.upper()}({want}U)") for f in FIELDS]
+        if c.get("nr-param"):
+            # The last member of the family must still fit the nr field.
+            last = ", ".join(str(c["nr-count"] - 1) if p == c["nr-param"] else "0"
+                             for p in c["params"])
+            emit += [("Lnr", f"_IOC_NR({c['name']}({last}))"),
+                     ("Ltype", f"_IOC_TYPE({c['name']}({last}))")]
         for tag, e in emit:
             lines.append(f'\tasm volatile(".ascii \\"->{tag} {i} %0\\"" :: "i"({e}));')
     lines.append("}")
@@ -118,7 +126,8 @@ def probe_numbers(abi, header, commands, build, macros):
             raise RuntimeError(f"{c['name']}: no value in the assembly")
         out[c["name"]] = (found[("N", i)],
                           {f: found[("F" + f, i)] for f in FIELDS},
-                          {f: found[("M" + f, i)] for f in FIELDS})
+                          {f: found[("M" + f, i)] for f in FIELDS},
+                          (found.get(("Lnr", i)), found.get(("Ltype", i))))
     return out
 
 
@@ -141,7 +150,14 @@ def check_numbers(tap, model, build, label=""):
             bad = []
             for c in cmds:
                 want = c["numbers"][abi["name"]]["number"]
-                real, rf, mf = got[c["name"]]
+                real, rf, mf, (lnr, ltype) = got[c["name"]]
+                if c.get("nr-param"):
+                    last = c["nr"] + c["nr-count"] - 1
+                    if (lnr, ltype) != (last, c["magic"]):
+                        bad.append(f"{c['name']} on {abi['name']}: {c['nr-param']} = "
+                                   f"{c['nr-count'] - 1} gives nr {lnr:#x} and type {ltype:#x}, "
+                                   f"not nr {last:#x} and type {c['magic']:#x}: nr-count "
+                                   f"{c['nr-count']} overflows the nr field")
                 if real != want:
                     diff = ", ".join(f"{f} {mf[f]:#x} vs {rf[f]:#x}" for f in FIELDS if rf[f] != mf[f])
                     bad.append(f"{c['name']} on {abi['name']}: model {want:#010x}, gcc {real:#010x} "
@@ -200,8 +216,6 @@ def self_test(tap, build):
     with open(FIXTURE, encoding="utf-8") as f:
         fixture = json.load(f)
     quiet = Tap()
-    import io
-    import contextlib
     with contextlib.redirect_stdout(io.StringIO()):
         bad = check_numbers(quiet, fixture, build)
         cov = check_coverage(quiet, fixture, build)

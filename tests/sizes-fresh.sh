@@ -73,3 +73,32 @@ for name in fresh:
         check(f.read() == g.read(), f"{path} is byte-identical to a fresh `make sizes`")
 sys.exit(1 if failed else 0)
 PY
+rc=$?
+n=$(grep -c '' <<<"$(ls "$tmp"/*.yaml)")
+
+# A type that does not compile must be reported at its place in the spec.
+mkdir -p "$tmp/bad/headers/linux"
+cp "$spec/abis.yaml" "$tmp/bad/"
+cat >"$tmp/bad/headers/linux/bogus.yaml" <<'YAML'
+# SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note
+header: linux/fs.h
+doc: A header spec with a type that does not exist.
+commands:
+  - name: BOGUS
+    dir: read
+    magic: 0x12
+    nr: 1
+    type: struct no_such_type
+    doc: Nothing.
+YAML
+tools/measure-sizes -o "$tmp/bad/out" "$tmp/bad" "$build" >"$tmp/bad.log" 2>&1
+brc=$?
+want="$tmp/bad/headers/linux/bogus.yaml:9:11: error: type 'struct no_such_type' does not compile for ABI"
+if [ $brc -eq 1 ] && grep -qF "$want" "$tmp/bad.log" && ! ls "$tmp/bad/out"/*.yaml >/dev/null 2>&1; then
+	echo "ok $((2 * n + 1)) - a type that does not compile is reported at its spec line, nothing written"
+else
+	echo "not ok $((2 * n + 1)) - a type that does not compile is reported at its spec line (exit $brc)"
+	sed 's/^/# /' "$tmp/bad.log"
+	rc=1
+fi
+exit $rc
