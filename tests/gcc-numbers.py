@@ -11,6 +11,11 @@ model's numbers[abi].number; a mismatch names the command, the ABI, both
 numbers and the fields that differ, decoded by the kernel's own _IOC_DIR,
 _IOC_TYPE, _IOC_NR and _IOC_SIZE in the same probe.
 
+The layouts are checked the same way: each layout's field widths and
+direction values must be the _IOC_* constants of its 6.1 header as gcc
+evaluates them, and every kernel ARCH must sit in the layout of the
+asm/ioctl.h it exports.
+
 It also checks that the registry covers the headers: every #define in the
 kernel source of a header whose value is an _IO*() call (found by a regular
 expression, including ones under #if 0 or in comments) must be registered,
@@ -211,14 +216,79 @@ def check_coverage(tap, model, build, label=""):
     return problems_all
 
 
+LAYOUT_MACROS = (("nr-bits", "_IOC_NRBITS"), ("type-bits", "_IOC_TYPEBITS"),
+                 ("size-bits", "_IOC_SIZEBITS"), ("dir-bits", "_IOC_DIRBITS"),
+                 ("none", "_IOC_NONE"), ("read", "_IOC_READ"), ("write", "_IOC_WRITE"))
+
+
+def check_layouts(tap, model, build):
+    """Each layout's numbers are what its 6.1 header defines, and every kernel
+    ARCH is in exactly the layout of the asm/ioctl.h it exports."""
+    ksrc = os.path.join(build, "linux-source-6.1")
+    owner = {}
+    for lay in model["layouts"]:
+        for a in lay["arches"]:
+            owner.setdefault(a, []).append(lay["name"])
+        path = os.path.join(ksrc, lay["headers"][0])
+        lines = [f'#include "{os.path.abspath(path)}"', "void f(void);", "void f(void)", "{"]
+        macros = LAYOUT_MACROS + (("xsize-mask", "_IOC_XSIZEMASK"),)
+        for i, (_, mac) in enumerate(macros):
+            lines += [f"#ifdef {mac}",
+                      f'\tasm volatile(".ascii \\"->L {i} %0\\"" :: "i"({mac}));', "#endif"]
+        lines.append("}")
+        with tempfile.TemporaryDirectory() as tmp:
+            src, asm = os.path.join(tmp, "l.c"), os.path.join(tmp, "l.s")
+            with open(src, "w", encoding="utf-8") as f:
+                f.write("\n".join(lines) + "\n")
+            rc, _, err = run(["gcc", "-I", os.path.join(ksrc, "include", "uapi"),
+                              "-S", "-o", asm, src])
+            if rc != 0:
+                tap.check(False, f"layout {lay['name']}: compile {path}", err.splitlines()[:10])
+                continue
+            with open(asm, encoding="utf-8") as f:
+                got = {int(i): int(v) for t, i, v in MARK.findall(f.read()) if t == "L"}
+        with open(path, encoding="utf-8") as f:
+            includes_generic = "#include <asm-generic/ioctl.h>" in f.read() or \
+                lay["headers"][0] == "include/uapi/asm-generic/ioctl.h"
+        bad = [f"{key}: model {lay[key]}, {mac} is {got.get(i)}"
+               for i, (key, mac) in enumerate(LAYOUT_MACROS) if lay[key] != got.get(i)]
+        xs = got.get(len(LAYOUT_MACROS))
+        want_xs = (1 << lay["xsize-bits"]) - 1 if lay.get("xsize-bits") else None
+        if xs != want_xs:
+            bad.append(f"xsize-bits: model {lay.get('xsize-bits')}, _IOC_XSIZEMASK is {xs}")
+        if lay["self-contained"] == includes_generic:
+            bad.append(f"self-contained: model {lay['self-contained']}, but the header "
+                       f"{'includes' if includes_generic else 'does not include'} "
+                       f"asm-generic/ioctl.h")
+        tap.check(not bad, f"layout {lay['name']} matches {lay['headers'][0]}", bad)
+    arches = sorted(d for d in os.listdir(os.path.join(ksrc, "arch"))
+                    if os.path.isdir(os.path.join(ksrc, "arch", d, "include")))
+    bad = []
+    for a in arches:
+        exported = os.path.join("arch", a, "include", "uapi", "asm", "ioctl.h")
+        if not os.path.exists(os.path.join(ksrc, exported)):
+            exported = "include/uapi/asm-generic/ioctl.h"	# Kbuild mandatory-y
+        want = [l["name"] for l in model["layouts"] if l["headers"][0] == exported]
+        if len(want) != 1 or owner.get(a, []) != want:
+            bad.append(f"arch {a}: exports {exported}, the first header of layouts {want}, "
+                       f"but the model lists it in {owner.get(a, [])}")
+    for a in sorted(set(owner) - set(arches)):
+        bad.append(f"arch {a}: listed in {owner[a]} but not a kernel ARCH")
+    tap.check(not bad, f"each of the {len(arches)} kernel ARCHes is in the layout of its asm/ioctl.h",
+              bad)
+
+
 def self_test(tap, build):
     """The checks must catch the mistakes planted in the fixture model."""
     with open(FIXTURE, encoding="utf-8") as f:
         fixture = json.load(f)
     quiet = Tap()
-    with contextlib.redirect_stdout(io.StringIO()):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
         bad = check_numbers(quiet, fixture, build)
         cov = check_coverage(quiet, fixture, build)
+        check_layouts(quiet, fixture, build)
+    layout_lines = out.getvalue()
     expect = fixture["expect"]
     for want in expect["numbers"]:
         tap.check(any(want in b for b in bad), f"fixture: a planted mistake is reported: {want}",
@@ -227,6 +297,8 @@ def self_test(tap, build):
               f"fixture: exactly {len(expect['numbers'])} number mismatches reported", bad)
     for want in expect["coverage"]:
         tap.check(any(want in p for p in cov), f"fixture: coverage reports: {want}")
+    for want in expect["layouts"]:
+        tap.check(want in layout_lines, f"fixture: the layout check reports: {want}")
 
 
 def main():
@@ -246,6 +318,7 @@ def main():
             return 1
     check_numbers(tap, model, build)
     check_coverage(tap, model, build)
+    check_layouts(tap, model, build)
     self_test(tap, build)
     print(f"# {tap.n - tap.failed} passed, {tap.failed} failed")
     return 1 if tap.failed else 0
