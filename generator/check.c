@@ -461,7 +461,8 @@ static void find_collisions(struct registry *reg)
 				}
 			}
 		}
-		qsort(s, n, sizeof(*s), slot_cmp);
+		if (n)
+			qsort(s, n, sizeof(*s), slot_cmp);
 		for (size_t i = 0; i < n;) {
 			size_t j = i;
 
