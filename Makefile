@@ -100,8 +100,18 @@ sizes: $(SIZES_ARCHES:%=$(B)/uapi/%/.done)
 	$(Q)tools/measure-sizes $(SPEC) $(B)
 
 # ---------------------------------------------------------------- render / patches / verify (issue 3)
-render:
-patches:
+# build/render mirrors the kernel paths of every generated file; generated-patches/
+# is the series against the pristine tree (tools/make-patches, build/patches-work).
+RENDER := $(B)/render
+
+render: $(MODEL) $(KSRC)/.extracted
+	$(quiet) RENDER $(RENDER)
+	$(Q)$(PYTHON) generator/render.py -q -m $(MODEL) -k $(KSRC) -o $(RENDER)
+
+patches: $(MODEL) $(KSRC)/.extracted
+	$(quiet) PATCHES generated-patches
+	$(Q)$(PYTHON) tools/make-patches -m $(MODEL) -k $(KSRC) -w $(B)/patches-work -o generated-patches
+
 # Apply generated-patches/ to a copy of the tree, build, boot in QEMU (tests/verify/run).
 verify: $(MODEL)
 	$(Q)VERIFY_MODEL=$(MODEL) tests/verify/run

@@ -213,7 +213,10 @@ class UapiRewriter:
     after it, so that the #define line and its own comment stay as they are).
     Commands the header does not define go into one fenced block before
     the include guard's #endif.  A marker line after the SPDX line says
-    that the #defines are generated and from which spec."""
+    that the #defines are generated and from which spec: at the top, where
+    people and tools look first (YNL's marker is there too), but as one
+    line of its own that says only the #defines are generated, so no
+    #define, comment or blank line of the header moves or changes."""
 
     DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?")
 
@@ -316,7 +319,15 @@ class UapiRewriter:
         marker = str(self.snip.marker(self.header)).strip()
         if marker in lines:
             return lines
-        at = 1 if lines and lines[0].startswith("/* SPDX-License-Identifier:") else 0
+        # After the SPDX line; in a file without one, after its leading
+        # comment (the license), so that line 1 is still free for a tag.
+        at = 0
+        if lines and lines[0].startswith("/* SPDX-License-Identifier:"):
+            at = 1
+        elif lines and lines[0].lstrip().startswith("/*"):
+            while at < len(lines) and "*/" not in lines[at]:
+                at += 1
+            at = at + 1 if at < len(lines) else 0
         return lines[:at] + [marker] + lines[at:]
 
 
