@@ -45,6 +45,19 @@ bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
 	return e != NULL;
 }
 
+static int str_key_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+bool abi_has(const struct abi *abi, const struct command *c)
+{
+	if (c->header->arch && (!abi->arch || strcmp(c->header->arch, abi->arch)))
+		return false;
+	return !abi->n_absent ||
+	       !bsearch(c->name, abi->absent, abi->n_absent, sizeof(*abi->absent), str_key_cmp);
+}
+
 /* ------------------------------------------------------------ names */
 
 struct named {
@@ -93,12 +106,74 @@ static void check_names(struct registry *reg)
 	for (size_t i = 0; i < reg->n_abis; i++)
 		v[k++] = (struct named){ reg->abis[i].name, reg->abis[i].mark };
 	check_unique(reg, v, k, "ABI");
-	k = 0;
+	free(v);
+}
+
+struct cmd_ref {
+	const struct command *c;
+	size_t order;
+};
+
+static int cmd_ref_cmp(const void *pa, const void *pb)
+{
+	const struct cmd_ref *a = pa, *b = pb;
+	int c = strcmp(a->c->name, b->c->name);
+
+	return c ? c : a->order < b->order ? -1 : a->order > b->order;
+}
+
+/*
+ * A name may stand in several headers: per-arch variants (asm/ioctls.h) that
+ * never meet on one ABI, or identical redefinitions, which C allows.  It is
+ * an error twice in one header, or when two definitions give one ABI two
+ * different numbers.
+ */
+static void check_command_names(struct registry *reg)
+{
+	struct cmd_ref *v = NULL;
+	size_t n = 0, cap = 0;
+
 	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
-			v[k++] = (struct named){ reg->headers[h].commands[i].name,
-						 reg->headers[h].commands[i].mark };
-	check_unique(reg, v, k, "command");
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+			grow(&v, &cap, n + 1, sizeof(*v));
+			v[n] = (struct cmd_ref){ &reg->headers[h].commands[i], n };
+			n++;
+		}
+	if (n)
+		qsort(v, n, sizeof(*v), cmd_ref_cmp);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+
+		while (j < n && !strcmp(v[j].c->name, v[i].c->name))
+			j++;
+		for (size_t b = i + 1; b < j; b++) {
+			const struct command *y = v[b].c;
+
+			for (size_t a = i; a < b; a++) {
+				const struct command *x = v[a].c;
+				size_t k;
+
+				if (x->header == y->header) {
+					ERR(reg, y->mark, "duplicate-name",
+					    "command '%s' is already defined at %s:%u:%u", y->name,
+					    x->mark.file, x->mark.line, x->mark.col);
+					break;
+				}
+				for (k = 0; k < reg->n_abis; k++)
+					if (x->numbers && y->numbers && x->numbers[k].present &&
+					    y->numbers[k].present && x->numbers[k].number != y->numbers[k].number)
+						break;
+				if (k < reg->n_abis) {
+					ERR(reg, y->mark, "duplicate-name",
+					    "command '%s' is also defined at %s:%u:%u, with another number on %s (0x%08x, here 0x%08x)",
+					    y->name, x->mark.file, x->mark.line, x->mark.col, reg->abis[k].name,
+					    x->numbers[k].number, y->numbers[k].number);
+					break;
+				}
+			}
+		}
+		i = j;
+	}
 	free(v);
 }
 
@@ -250,7 +325,7 @@ static void compute_numbers(struct registry *reg)
 				struct abi_number *num = &c->numbers[k];
 				uint32_t size = 0;
 
-				if (!abi->layout || !abi->sizes_file)
+				if (!abi->layout || !abi->sizes_file || !abi_has(abi, c))
 					continue;
 				if (c->legacy)
 					check_legacy(reg, c, abi);
@@ -407,9 +482,17 @@ static void add_collision(struct registry *reg, size_t *cap, const struct abi *a
 	col->abi = abi;
 	col->number = number;
 	col->cmds = arena_alloc(&reg->arena, n * sizeof(*col->cmds));
-	for (size_t i = 0; i < n; i++)
-		if (group[i].variable || group[i].size == size)
+	for (size_t i = 0; i < n; i++) {
+		bool dup = false;
+
+		if (!(group[i].variable || group[i].size == size))
+			continue;
+		/* the same name from two headers is one name here */
+		for (size_t x = 0; x < k; x++)
+			dup |= !strcmp(col->cmds[x]->name, group[i].cmd->name);
+		if (!dup)
 			col->cmds[k++] = group[i].cmd;
+	}
 	col->n_cmds = k;
 }
 
@@ -424,7 +507,7 @@ static size_t distinct_cmds(const struct slot *g, size_t n, uint32_t size)
 		if (!(g[i].variable || g[i].size == size))
 			continue;
 		for (size_t j = 0; j < i; j++)
-			if (g[j].cmd == g[i].cmd && (g[j].variable || g[j].size == size))
+			if (!strcmp(g[j].cmd->name, g[i].cmd->name) && (g[j].variable || g[j].size == size))
 				seen = true;
 		k += !seen;
 	}
@@ -541,6 +624,7 @@ void registry_check(struct registry *reg)
 	link_abis(reg);
 	check_ranges(reg);
 	compute_numbers(reg);
+	check_command_names(reg);
 	index_codes(reg, &ci);
 	check_overlaps(reg, &ci);
 	check_registered(reg, &ci);

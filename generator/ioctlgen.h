@@ -100,6 +100,8 @@ uint32_t layout_size_mask(const struct layout *l, unsigned int dirval);
 
 /* ------------------------------------------------------------ ABIs and sizes */
 
+struct command;
+
 struct size_entry {
 	const char *type;
 	uint32_t size;
@@ -113,12 +115,16 @@ struct abi {
 	const struct layout *layout;
 	struct size_entry *sizes;	/* sorted by type, for bsearch */
 	size_t n_sizes;
+	const char **absent;	/* commands its headers do not define here, sorted */
+	size_t n_absent;
 	const char *sizes_file;
 	struct mark mark;
 };
 
 /* The measured size of a C type on an ABI; false when not measured. */
 bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size);
+/* Does the ABI have this command?  Arch headers and measured absences say no. */
+bool abi_has(const struct abi *abi, const struct command *c);
 
 /* ------------------------------------------------------------ magic codes */
 
@@ -190,6 +196,7 @@ struct command {
 
 struct header {
 	const char *path, *spec, *doc;
+	const char *arch;	/* an arch/<arch>/include/uapi header: only that ARCH has it */
 	const char **includes;
 	size_t n_includes;
 	bool header_test;	/* false: does not compile on its own (no-header-test) */

@@ -24,6 +24,8 @@ struct loader {
 		const char *abi_name;
 		struct size_entry *sizes;
 		size_t n;
+		const char **absent;
+		size_t n_absent;
 		const char *file;
 		struct mark mark;
 	} *sizes;
@@ -771,7 +773,8 @@ static void load_header(struct loader *L, const struct ynode *root, const char *
 			const char *file)
 {
 	static const struct keyspec top[] = {
-		{ "header", true }, { "doc", true }, { "includes", false }, { "header-test", false },
+		{ "header", true }, { "doc", true }, { "arch", false }, { "includes", false },
+		{ "header-test", false },
 		{ "commands", true }, { 0 } };
 	struct registry *reg = L->reg;
 	struct header *h;
@@ -794,11 +797,20 @@ static void load_header(struct loader *L, const struct ynode *root, const char *
 		get_bool(L, root, "header-test", &h->header_test);
 	if (!h->path || !h->doc)
 		return;
-	/* headers/linux/fs.yaml describes linux/fs.h: keep the two in step. */
-	expect = arena_printf(L->a, "headers/%.*s.yaml", (int)(strlen(h->path) - 2), h->path);
-	if (strlen(h->path) < 3 || strcmp(h->path + strlen(h->path) - 2, ".h") || strcmp(expect, rel)) {
-		ERR(L, hm, "reference", "header '%s' belongs in %s/headers/<path without .h>.yaml, not %s",
-		    h->path, reg->spec_dir, rel);
+	if (ymap_get(root, "arch") && !(h->arch = get_str(L, root, "arch", NULL)))
+		return;
+	/* headers/linux/fs.yaml describes linux/fs.h, headers/arch/powerpc/asm/ioctls.yaml
+	 * powerpc's asm/ioctls.h: keep the two in step. */
+	if (strlen(h->path) < 3 || strcmp(h->path + strlen(h->path) - 2, ".h")) {
+		ERR(L, hm, "type", "header '%s' must be a path ending in .h", h->path);
+		return;
+	}
+	expect = h->arch ? arena_printf(L->a, "headers/arch/%s/%.*s.yaml", h->arch,
+					(int)(strlen(h->path) - 2), h->path) :
+			   arena_printf(L->a, "headers/%.*s.yaml", (int)(strlen(h->path) - 2), h->path);
+	if (strcmp(expect, rel)) {
+		ERR(L, hm, "reference", "header '%s'%s%s belongs in %s/%s, not %s", h->path,
+		    h->arch ? " of arch " : "", h->arch ? h->arch : "", reg->spec_dir, expect, rel);
 		return;
 	}
 	list = get_list(L, root, "commands");
@@ -812,6 +824,11 @@ static void load_header(struct loader *L, const struct ynode *root, const char *
 
 /* ------------------------------------------------------------ sizes/ *.yaml */
 
+static int str_cmp(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
 static int size_cmp(const void *pa, const void *pb)
 {
 	return strcmp(((const struct size_entry *)pa)->type, ((const struct size_entry *)pb)->type);
@@ -820,7 +837,7 @@ static int size_cmp(const void *pa, const void *pb)
 static void load_sizes(struct loader *L, const struct ynode *root, const char *rel, const char *file)
 {
 	static const struct keyspec top[] = {
-		{ "abi", true }, { "doc", true }, { "sizes", true }, { 0 } };
+		{ "abi", true }, { "doc", true }, { "sizes", true }, { "absent", false }, { 0 } };
 	struct sizes_file *sf;
 	const struct ynode *map;
 	struct mark am;
@@ -856,6 +873,9 @@ static void load_sizes(struct loader *L, const struct ynode *root, const char *r
 							  ymap_key(map, i)->mark };
 	}
 	qsort(sf->sizes, sf->n, sizeof(*sf->sizes), size_cmp);
+	sf->absent = get_strlist(L, root, "absent", &sf->n_absent, NULL);
+	if (sf->n_absent)
+		qsort(sf->absent, sf->n_absent, sizeof(*sf->absent), str_cmp);
 }
 
 /* ------------------------------------------------------------ files */
@@ -910,6 +930,8 @@ static void link_sizes(struct loader *L)
 		}
 		abi->sizes = sf->sizes;
 		abi->n_sizes = sf->n;
+		abi->absent = sf->absent;
+		abi->n_absent = sf->n_absent;
 		abi->sizes_file = sf->file;
 	}
 	free(L->sizes);
@@ -988,12 +1010,23 @@ static void walk(struct loader *L, const char *root, const char *rel, struct pat
 			continue;
 		sub = rel[0] ? arena_printf(L->a, "%s/%s", rel, e->d_name) : arena_strdup(L->a, e->d_name);
 		full = arena_printf(L->a, "%s/%s", root, sub);
-		if (stat(full, &st))
+		if (stat(full, &st)) {
+			/* a dangling link or a loop: never drop a spec file silently */
+			if (len > 5 && !strcmp(e->d_name + len - 5, ".yaml"))
+				ERR(L, ((struct mark){ full, 1, 1 }), "syntax", "cannot read: %s",
+				    strerror(errno));
 			continue;
+		}
 		if (S_ISDIR(st.st_mode)) {
 			if (strcmp(sub, "schema"))
 				walk(L, root, sub, out);
 		} else if (len > 5 && !strcmp(e->d_name + len - 5, ".yaml")) {
+			/* a FIFO or a device would block read_file() or never end */
+			if (!S_ISREG(st.st_mode)) {
+				ERR(L, ((struct mark){ full, 1, 1 }), "syntax",
+				    "cannot read: not a regular file");
+				continue;
+			}
 			grow(&out->v, &out->cap, out->n + 1, sizeof(*out->v));
 			out->v[out->n++] = sub;
 		}
@@ -1016,7 +1049,8 @@ void registry_load(struct registry *reg, const char *dir)
 		return;
 	}
 	walk(&L, reg->spec_dir, "", &files);
-	qsort(files.v, files.n, sizeof(*files.v), path_cmp);
+	if (files.n)
+		qsort(files.v, files.n, sizeof(*files.v), path_cmp);
 	for (size_t i = 0; i < files.n; i++) {
 		char *path = arena_printf(L.a, "%s/%s", reg->spec_dir, files.v[i]);
 		size_t len;

@@ -178,6 +178,11 @@ static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned in
 		if (!refuse_extras(b, ev, ev->data.scalar.anchor, ev->data.scalar.tag,
 				   ev->data.scalar.plain_implicit || ev->data.scalar.quoted_implicit))
 			return NULL;
+		if (ev->data.scalar.length > YAML_MAX_SCALAR) {
+			diag_add(b->d, mark_of(b, ev->start_mark), SEV_ERROR, "syntax", false,
+				 "scalar longer than %u KiB", YAML_MAX_SCALAR >> 10);
+			return NULL;
+		}
 		node = new_node(b, Y_SCALAR, ev->start_mark);
 		node->str = arena_strndup(b->a, (const char *)ev->data.scalar.value,
 					  ev->data.scalar.length);

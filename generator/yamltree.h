@@ -20,6 +20,7 @@ struct ynode {
 /* Limits that keep hostile input bounded. */
 #define YAML_MAX_DEPTH 32
 #define YAML_MAX_FILE (16u << 20)
+#define YAML_MAX_SCALAR (64u << 10)
 
 /*
  * Parse one YAML document.  Anchors, aliases, tags and several documents are
