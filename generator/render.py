@@ -33,6 +33,9 @@ GROUP_ASM = "asm"
 GROUP_RST = "rst"
 
 IOCTL_MACROS = ("_IOWR_BAD", "_IOR_BAD", "_IOW_BAD", "_IOWR", "_IOR", "_IOW", "_IOC", "_IO")
+# How the notes of templates/kernel/uapi-defs.j2 start: a line that starts
+# so right above a legacy #define is replaced, not repeated.
+LEGACY_NOTE_START = "/* legacy: "
 INVOCATION_RE = re.compile(r"\b(%s)\b([ \t]*)\(" % "|".join(IOCTL_MACROS))
 
 
@@ -105,6 +108,11 @@ def layout_context(lay):
 def render_asm(env, model):
     out = []
     owners = layout_headers(model)
+    for path in sorted(owners):
+        if not os.path.exists(template_file(path)):
+            lay = owners[path]
+            raise RenderError(f"{layout_source(model, lay)}: error: layout {lay['name']}: "
+                              f"no template templates/kernel/{path}.j2 for {path}")
     tdir = os.path.join(renderlib.TEMPLATES, "kernel")
     for root, _dirs, files in os.walk(tdir):
         for f in files:
@@ -115,9 +123,6 @@ def render_asm(env, model):
     for path in sorted(owners):
         lay = owners[path]
         tname = path + ".j2"
-        if not os.path.exists(template_file(path)):
-            raise RenderError(f"{layout_source(model, lay)}: error: layout {lay['name']}: "
-                              f"no template templates/kernel/{tname} for {path}")
         spec = layout_source(model, lay)
         text = env.get_template(tname).render(L=layout_context(lay), layout=lay,
                                               model=model, spec=spec)
@@ -251,6 +256,9 @@ class UapiRewriter:
                 j += 1
             if m and m.group(1) in cmds:
                 found.add(m.group(1))
+                if cmds[m.group(1)].get("legacy") and out and \
+                        out[-1].lstrip().startswith(LEGACY_NOTE_START):
+                    out.pop()       # the note of an earlier run
                 out.extend(self.rewrite(cmds[m.group(1)], lines[i:j], m.end()))
             else:
                 out.extend(lines[i:j])
