@@ -67,9 +67,10 @@ $(B)/test-%: tests/unit/test-%.c $(B)/libioctlgen.a
 UNIT_PROGS := $(patsubst tests/unit/test-%.c,$(B)/test-%,$(wildcard tests/unit/test-*.c))
 
 # ---------------------------------------------------------------- model
-$(MODEL): $(B)/ioctlgen $(SPEC_FILES)
+# The lint in the model checks ioctl-number.rst's rows against the real tree.
+$(MODEL): $(B)/ioctlgen $(SPEC_FILES) $(KSRC)/.extracted
 	$(quiet) MODEL $@
-	$(Q)$(B)/ioctlgen model $(SPEC) -o $@
+	$(Q)$(B)/ioctlgen model --tree $(KSRC) $(SPEC) -o $@
 
 model: $(MODEL)
 
@@ -121,8 +122,53 @@ docs:
 serve:
 
 # ---------------------------------------------------------------- bench / fuzz (issue 6)
-bench:
-fuzz:
+# `make bench` prints medians (tests/bench/run); `make fuzz FUZZ_TIME=600` fuzzes
+# load+check+model with libFuzzer, growing tests/fuzz/corpus (tests/fuzz/run).
+CLANG     ?= clang-14
+FUZZ_TIME ?= 600
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+BENCH_SRC := $(wildcard tests/bench/*.c)
+
+bench: $(B)/ioctlgen $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
+	$(Q)tests/bench/run
+
+fuzz: $(B)/fuzz/fuzz-load
+	$(Q)tests/fuzz/run $(FUZZ_TIME)
+
+$(B)/bench/%: tests/bench/%.c $(B)/libioctlgen.a
+	@mkdir -p $(@D)
+	$(quiet) LD $@
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Igenerator -o $@ $< $(B)/libioctlgen.a $(YAML_LIBS)
+
+$(B)/fuzz/fuzz-load: tests/fuzz/fuzz-load.c $(LIB_SRC) $(wildcard generator/*.h)
+	@mkdir -p $(@D)
+	$(quiet) FUZZ $@
+	$(Q)$(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(YAML_CFLAGS) -Igenerator -o $@ $< $(LIB_SRC) $(YAML_LIBS)
+
+# The same sources under AddressSanitizer and UndefinedBehaviorSanitizer.
+ASAN_LIB_OBJ := $(LIB_SRC:generator/%.c=$(B)/asan/obj/%.o)
+ASAN_CLI_OBJ := $(CLI_SRC:generator/cli/%.c=$(B)/asan/obj/cli/%.o)
+
+$(B)/asan/obj/%.o: generator/%.c
+	@mkdir -p $(@D)
+	$(quiet) ASAN $@
+	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) $(YAML_CFLAGS) -Igenerator -MMD -MP -c -o $@ $<
+
+$(B)/asan/libioctlgen.a: $(ASAN_LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/asan/ioctlgen: $(ASAN_CLI_OBJ) $(B)/asan/libioctlgen.a
+	$(quiet) LD $@
+	$(Q)$(CLANG) $(SAN_FLAGS) -o $@ $^ $(YAML_LIBS)
+
+$(B)/asan/test-%: tests/unit/test-%.c $(B)/asan/libioctlgen.a
+	$(quiet) LD $@
+	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) -Igenerator -o $@ $< $(B)/asan/libioctlgen.a $(YAML_LIBS)
+
+sanitizers: $(B)/asan/ioctlgen $(UNIT_PROGS:$(B)/%=$(B)/asan/%)
+
+-include $(ASAN_LIB_OBJ:.o=.d) $(ASAN_CLI_OBJ:.o=.d)
 
 # ---------------------------------------------------------------- check
 check: deps $(B)/ioctlgen $(MODEL) $(UNIT_PROGS)

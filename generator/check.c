@@ -641,6 +641,7 @@ void registry_release(struct registry *reg)
 	free(reg->rows);
 	free(reg->headers);
 	free(reg->collisions);
+	free(reg->lint);
 	diags_release(&reg->diags);
 	arena_release(&reg->arena);
 }

@@ -212,6 +212,26 @@ struct collision {
 	size_t n_cmds;
 };
 
+/* ------------------------------------------------------------ lint */
+
+enum lint_class {
+	LINT_LEGACY_SIZEOF, LINT_LEGACY_NUMBER, LINT_SIZE_T, LINT_POINTER, LINT_ABI_SIZE,
+	LINT_ALIGNMENT, LINT_DIR_NONE_SIZE, LINT_SIZE_OVERFLOW, LINT_SHARED_NUMBER,
+	LINT_UNREGISTERED, LINT_OUTSIDE_RANGE, LINT_MISSING_HEADER,
+	LINT_CLASSES
+};
+
+struct lint_item {
+	enum lint_class cls;
+	const struct command *cmd;	/* NULL for rows and findings */
+	const char *abi;		/* NULL when it holds on every ABI */
+	const char *detail;
+	struct mark mark;
+};
+
+const char *lint_class_name(enum lint_class c);
+const char *lint_class_doc(enum lint_class c);
+
 struct registry {
 	struct arena arena;
 	struct diags diags;
@@ -226,6 +246,11 @@ struct registry {
 	size_t n_headers;
 	struct collision *collisions;
 	size_t n_collisions;
+	struct lint_item *lint;	/* registry_lint() */
+	size_t n_lint, lint_cap;
+	size_t lint_count[LINT_CLASSES];
+	const char *lint_tree;	/* the kernel tree the lint looked at, or NULL */
+	bool linted;
 };
 
 /* Load every spec file under dir (spec.c).  Problems go to reg->diags. */
@@ -238,6 +263,9 @@ void registry_load_buffers(struct registry *reg, const char *dir, size_t n,
 /* Cross-file rules and numbers (check.c).  Call after registry_load. */
 void registry_check(struct registry *reg);
 void registry_release(struct registry *reg);
+/* The lint (lint.c), after registry_check.  tree: the kernel source tree, to
+ * check that ioctl-number.rst names existing files; NULL skips that class. */
+void registry_lint(struct registry *reg, const char *tree);
 
 const struct abi *registry_abi(const struct registry *reg, const char *name);
 const struct layout *registry_layout(const struct registry *reg, const char *name);

@@ -339,6 +339,37 @@ static void write_findings(struct json *j, const struct registry *reg)
 	close_(j, ']');
 }
 
+static void write_lint(struct json *j, const struct registry *reg)
+{
+	open_(j, "lint", '{');
+	kbool(j, "tree-checked", reg->lint_tree != NULL);
+	open_(j, "classes", '[');
+	for (int k = 0; k < LINT_CLASSES; k++) {
+		open_(j, NULL, '{');
+		kstr(j, "name", lint_class_name(k));
+		kstr(j, "doc", lint_class_doc(k));
+		kuint(j, "count", reg->lint_count[k]);
+		open_(j, "items", '[');
+		for (size_t i = 0; i < reg->n_lint; i++) {
+			const struct lint_item *it = &reg->lint[i];
+
+			if ((int)it->cls != k)
+				continue;
+			open_(j, NULL, '{');
+			kstr(j, "command", it->cmd ? it->cmd->name : NULL);
+			kstr(j, "header", it->cmd ? it->cmd->header->path : NULL);
+			kstr(j, "abi", it->abi);
+			kstr(j, "detail", it->detail);
+			ksource(j, it->mark);
+			close_(j, '}');
+		}
+		close_(j, ']');
+		close_(j, '}');
+	}
+	close_(j, ']');
+	close_(j, '}');
+}
+
 void model_write(const struct registry *reg, struct strbuf *out)
 {
 	struct json j = { out, 0, true };
@@ -354,6 +385,8 @@ void model_write(const struct registry *reg, struct strbuf *out)
 	write_headers(&j, reg);
 	write_collisions(&j, reg);
 	write_findings(&j, reg);
+	if (reg->linted)
+		write_lint(&j, reg);
 	close_(&j, '}');
 	sb_putc(out, '\n');
 }

@@ -15,6 +15,7 @@ int cmd_check(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
+int cmd_lint(int argc, char **argv);
 
 /* Print "ioctlgen <cmd>: error: ..." and return EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -12,9 +12,10 @@ static const struct cmd {
 	const char *usage;
 } commands[] = {
 	{ "check", cmd_check, "check [--werror] [--show-accepted] [SPEC_DIR]" },
-	{ "model", cmd_model, "model [--werror] [SPEC_DIR] -o FILE" },
+	{ "model", cmd_model, "model [--werror] [--tree KERNEL_TREE] [SPEC_DIR] -o FILE" },
 	{ "decode", cmd_decode, "decode [--spec SPEC_DIR] [--abi ABI] NUMBER" },
 	{ "encode", cmd_encode, "encode [--spec SPEC_DIR] --abi ABI DIR TYPE NR SIZE" },
+	{ "lint", cmd_lint, "lint [--tree KERNEL_TREE] [--class CLASS] [--summary] [SPEC_DIR]" },
 };
 
 static void usage(FILE *f)

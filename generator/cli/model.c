@@ -10,8 +10,9 @@ int cmd_model(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "werror", no_argument, NULL, 'W' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "tree", required_argument, NULL, 't' },
 		{ 0 } };
-	const char *out = NULL;
+	const char *out = NULL, *tree = NULL;
 	struct strbuf sb = { 0 };
 	bool werror = false;
 	struct registry reg;
@@ -22,6 +23,8 @@ int cmd_model(int argc, char **argv)
 			werror = true;
 		else if (c == 'o')
 			out = optarg;
+		else if (c == 't')
+			tree = optarg;
 		else
 			return usage_error("model", "unknown option");
 	}
@@ -32,6 +35,7 @@ int cmd_model(int argc, char **argv)
 	rc = load_checked(&reg, optind < argc ? argv[optind] : DEFAULT_SPEC_DIR, werror, false);
 	if (rc == 0) {
 		/* Only a registry that checks clean is written, and never half a file. */
+		registry_lint(&reg, tree);
 		model_write(&reg, &sb);
 		if (write_file_atomic(out, sb.buf, sb.len)) {
 			fprintf(stderr, "%s: error: cannot write: %s\n", out, strerror(errno));
