@@ -957,6 +957,10 @@ static void loader_finish(struct loader *L)
 	static const char *const required[] = { "layouts.yaml", "abis.yaml", "magic.yaml" };
 	bool have[3] = { reg->n_layouts > 0, reg->n_abis > 0, reg->n_rows > 0 };
 
+	/* reg->headers moved as it grew: point every command at its header now */
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
+			reg->headers[h].commands[i].header = &reg->headers[h];
 	/* Only when nothing else is wrong: a broken file explains a missing table. */
 	if (L->d->errors == 0)
 		for (int i = 0; i < 3; i++)
