@@ -196,15 +196,14 @@ def normalize(arg):
 
 
 def respell(name, gap, parts, macro, new_args):
-    """The invocation `macro(new_args)` in the style of the existing one:
-    arguments that already mean the same keep their text and spacing."""
-    if len(parts) == len(new_args):
-        out = []
-        for (lead, core, trail), new in zip(parts, new_args):
-            out.append(lead + (core if normalize(core) == normalize(new) else new) + trail)
-        return f"{macro}{gap}({','.join(out)})"
-    sep = "," + (parts[1][0] if len(parts) > 1 else " ")
-    return f"{macro}{gap}({sep.join(new_args)})"
+    """The invocation `macro(new_args)`.  When it means what the header
+    already says, the existing text stays, spacing and all; a line that
+    must change is written in kernel style (checkpatch reads every line a
+    patch touches), the untouched lines keep theirs."""
+    if name == macro and len(parts) == len(new_args) and \
+            all(normalize(core) == normalize(new) for (_, core, _), new in zip(parts, new_args)):
+        return f"{name}{gap}({','.join(lead + core + trail for lead, core, trail in parts)})"
+    return f"{macro}({', '.join(new_args)})"
 
 
 class UapiRewriter:
