@@ -118,8 +118,25 @@ verify: $(MODEL)
 	$(Q)VERIFY_MODEL=$(MODEL) tests/verify/run
 
 # ---------------------------------------------------------------- docs (issue 5)
-docs:
-serve:
+# The browsable registry: the model through templates/site/ plus the pages of
+# docs/ (not docs/dev/) into $(B)/site-src, then Sphinx, warnings as errors,
+# into $(B)/site (generator/render_site.py does both).
+PORT      ?= 8000
+SITE_DEPS := generator/render_site.py generator/renderlib.py $(wildcard templates/site/*) \
+	$(shell find docs -type f ! -path 'docs/dev/*') $(wildcard $(SPEC)/schema/*.json)
+
+$(B)/site/.stamp: $(MODEL) $(B)/ioctlgen $(SITE_DEPS)
+	$(quiet) SITE $(B)/site
+	$(Q)$(PYTHON) generator/render_site.py --model $(MODEL) --src $(B)/site-src \
+		--html $(B)/site --ioctlgen $(B)/ioctlgen $(if $(Q),>/dev/null)
+	$(Q)touch $@
+
+docs: $(B)/site/.stamp
+	@echo "Site: file://$(CURDIR)/$(B)/site/index.html"
+
+serve: docs
+	@echo "Serving $(B)/site on http://127.0.0.1:$(PORT)/  (Ctrl-C stops)"
+	$(Q)exec $(PYTHON) -m http.server --bind 127.0.0.1 --directory $(B)/site $(PORT)
 
 # ---------------------------------------------------------------- bench / fuzz (issue 6)
 # `make bench` prints medians (tests/bench/run); `make fuzz FUZZ_TIME=600` fuzzes

@@ -39,8 +39,16 @@ DATA_FILE = "_static/ioctl-data.js"
 def rst_text(s):
     """Inline text safe to drop into reStructuredText: one line, every ASCII
     punctuation character escaped so that no markup is ever recognised."""
-    s = " ".join(str(s).split())
+    s = " ".join(str(s or "").split())
     return "".join("\\" + ch if ch in RST_SPECIAL else ch for ch in s)
+
+
+def html_text(s):
+    """Text for a raw HTML block: escaped, line breaks kept as <br> so that
+    every line stays inside the indented block; null is empty."""
+    if s is None:
+        return ""
+    return "<br>".join(html.escape(line, quote=True) for line in str(s).strip().splitlines())
 
 
 def rst_title(s, ch):
@@ -387,7 +395,7 @@ def render(model_path, src, docs, schema_dir, ioctlgen):
     env = renderlib.environment("site")
     env.filters["rst"] = rst_text
     env.filters["title"] = rst_title
-    env.filters["e"] = lambda s: html.escape(str(s), quote=True)
+    env.filters["e"] = html_text
     source = os.path.relpath(os.path.abspath(model_path), TOP) if \
         os.path.abspath(model_path).startswith(TOP + os.sep) else model_path
     common = {"banner": BANNER.format(source=source), "abis": model["abis"],

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ioctl decoder: split a request number into direction, type, nr and
+ * size with the encoding layout of each ABI, and list the commands that the
+ * registry gives that number.  The layouts and every command's number come
+ * from window.IOCTL_DATA (_static/ioctl-data.js, generated from the registry
+ * model), loaded once with the page; nothing is fetched afterwards.
+ *
+ * IOCTL_DATA.commands[i] = [name, href, type, nr-count, [number per ABI],
+ *                           caller-given size, legacy, reserved, magic]
+ */
+(function () {
+	'use strict';
+
+	var D = window.IOCTL_DATA;
+	var NAME = 0, HREF = 1, TYPE = 2, COUNT = 3, NUMS = 4, FREE = 5, LEGACY = 6,
+	    RESERVED = 7;
+	var exact = [];		/* per ABI: number -> [command index] */
+	var ranged = [];	/* per ABI: [{k: index, f: fields}] for families */
+
+	function field(n, shift, bits)
+	{
+		return (n >>> shift) & ((1 << bits) - 1);
+	}
+
+	/* The kernel's _IOC_DIR/_IOC_TYPE/_IOC_NR/_IOC_SIZE for layout L. */
+	function fields(n, L)
+	{
+		var rw = L.read | L.write;
+		var dir = field(n, L['dir-shift'], L['dir-bits']);
+		var size = field(n, L['size-shift'], L['size-bits']);
+
+		if (L['xsize-bits']) {
+			/* sparc: the size overlaps _IOC_NONE; read only with r/w */
+			if (dir & rw) {
+				dir &= rw;
+				size = field(n, L['size-shift'], L['xsize-bits']);
+			} else {
+				size = 0;
+			}
+		}
+		return {
+			dir: dir,
+			type: field(n, L['type-shift'], L['type-bits']),
+			nr: field(n, L['nr-shift'], L['nr-bits']),
+			size: size
+		};
+	}
+
+	function dirName(dir, L)
+	{
+		if (dir === L.none)
+			return 'none';
+		if (dir === L.read)
+			return 'read';
+		if (dir === L.write)
+			return 'write';
+		if (dir === (L.read | L.write))
+			return 'read-write';
+		if (dir === 0)
+			return 'no direction bits (an old-style number)';
+		return 'invalid direction ' + dir;
+	}
+
+	function buildIndex(i)
+	{
+		var L = D.abis[i], map = new Map(), fam = [];
+
+		D.commands.forEach(function (c, k) {
+			var n = c[NUMS][i];
+
+			if (n === null)
+				return;
+			if (c[COUNT] > 1 || c[FREE]) {
+				fam.push({ k: k, f: fields(n, L) });
+				return;
+			}
+			if (!map.has(n))
+				map.set(n, []);
+			map.get(n).push(k);
+		});
+		exact[i] = map;
+		ranged[i] = fam;
+	}
+
+	function matches(n, i, f)
+	{
+		var out, c;
+
+		if (!exact[i])
+			buildIndex(i);
+		out = (exact[i].get(n) || []).slice();
+		ranged[i].forEach(function (r) {
+			c = D.commands[r.k];
+			if (r.f.dir === f.dir && r.f.type === f.type &&
+			    f.nr >= r.f.nr && f.nr < r.f.nr + c[COUNT] &&
+			    (c[FREE] || r.f.size === f.size))
+				out.push(r.k);
+		});
+		return out;
+	}
+
+	/* "0x80081272", "80081272h"-free: hex with 0x, decimal, negative int. */
+	function parse(text)
+	{
+		var t = text.trim().replace(/[uUlL]+$/, '');
+		var n;
+
+		if (/^0x[0-9a-f]{1,8}$/i.test(t))
+			n = parseInt(t.slice(2), 16);
+		else if (/^-?[0-9]{1,10}$/.test(t))
+			n = parseInt(t, 10);
+		else
+			return null;
+		if (n < 0 && n >= -0x80000000)
+			n += 0x100000000;
+		if (n < 0 || n > 0xffffffff)
+			return null;
+		return n;
+	}
+
+	function hex(n, width)
+	{
+		var s = n.toString(16);
+
+		while (s.length < width)
+			s = '0' + s;
+		return '0x' + s;
+	}
+
+	function esc(s)
+	{
+		return String(s).replace(/[&<>"]/g, function (ch) {
+			return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[ch];
+		});
+	}
+
+	function typeCell(t)
+	{
+		var code = D.codes[t];
+		var ch = t >= 0x21 && t < 0x7f ? " '" + String.fromCharCode(t) + "'" : '';
+		var s = '<code>' + hex(t, 2) + '</code>' + esc(ch);
+
+		if (code)
+			s += ' <a href="' + esc(code[1]) + '">' + esc(code[2] || 'registered') + '</a>';
+		else
+			s += ' <span class="ioc-differs">unregistered code</span>';
+		return s;
+	}
+
+	function cmdCell(ks)
+	{
+		if (!ks.length)
+			return '<span class="ioc-nomatch">no registered command</span>';
+		return ks.map(function (k) {
+			var c = D.commands[k];
+			var s = '<a class="ioc-cmd" href="' + esc(c[HREF]) + '">' + esc(c[NAME]) + '</a>';
+
+			if (c[TYPE])
+				s += ' <code>' + esc(c[TYPE]) + '</code>';
+			if (c[LEGACY])
+				s += ' <a href="legacy.html" class="ioc-badge">legacy</a>';
+			if (c[RESERVED])
+				s += ' <span class="ioc-badge">reserved</span>';
+			return s;
+		}).join('<br>');
+	}
+
+	function show(text, abi)
+	{
+		var out = document.getElementById('decode-result');
+		var n = parse(text);
+		var rows = [], names = {}, found = 0, list;
+
+		if (n === null) {
+			out.innerHTML = text.trim() ? '<p class="ioc-error">' + esc(text.trim()) +
+				' is not a 32-bit number: write it in hexadecimal (0x80081272) or decimal.</p>' : '';
+			return;
+		}
+		D.abis.forEach(function (L, i) {
+			var f, ks;
+
+			if (abi && L.name !== abi)
+				return;
+			f = fields(n, L);
+			ks = matches(n, i, f);
+			found += ks.length;
+			ks.forEach(function (k) { names[D.commands[k][NAME]] = 1; });
+			rows.push('<tr data-abi="' + esc(L.name) + '"><td>' + esc(L.name) + '<br><small>' +
+				esc(L.layout) + '</small></td><td>' + esc(dirName(f.dir, L)) +
+				'</td><td>' + typeCell(f.type) + '</td><td>' + f.nr + ' <small>(' + hex(f.nr, 2) +
+				')</small></td><td>' + f.size + '</td><td>' + cmdCell(ks) + '</td></tr>');
+		});
+		list = Object.keys(names);
+		out.innerHTML = '<p class="ioc-summary"><code>' + hex(n, 8) + '</code> = ' + n + ': ' +
+			(found ? 'registered as <strong>' + list.map(esc).join(', ') + '</strong>' :
+			 '<strong class="ioc-nomatch">no registered command</strong> has this number on ' +
+			 (abi ? esc(abi) : 'any ABI')) + '.</p>' +
+			'<table class="ioc-table ioc-decoded"><thead><tr><th>ABI</th><th>Direction</th>' +
+			'<th>Type (magic)</th><th>nr</th><th>Size</th><th>Command</th></tr></thead><tbody>' +
+			rows.join('') + '</tbody></table>';
+	}
+
+	function init()
+	{
+		var form = document.getElementById('decode-form');
+		var input = document.getElementById('decode-input');
+		var select = document.getElementById('decode-abi');
+		var m = /^#(.+?)(?::(.+))?$/.exec(decodeURIComponent(location.hash));
+
+		if (!form || !D)
+			return;
+		function run() {
+			show(input.value, select.value);
+			if (parse(input.value) !== null)
+				history.replaceState(null, '', '#' + input.value.trim() +
+					(select.value ? ':' + select.value : ''));
+		}
+		form.addEventListener('submit', function (e) { e.preventDefault(); run(); });
+		select.addEventListener('change', run);
+		if (m) {
+			input.value = m[1];
+			if (m[2])
+				select.value = m[2];
+			run();
+		}
+	}
+
+	window.ioctlDecoder = { parse: parse, fields: fields };
+	if (document.readyState === 'loading')
+		document.addEventListener('DOMContentLoaded', init);
+	else
+		init();
+}());

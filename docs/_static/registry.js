@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The registry table: filter its rows as you type (code, headers, owner,
+ * notes, or the name of a command in the code) and sort by a column.
+ * Command names come from window.IOCTL_DATA, generated from the model.
+ */
+(function () {
+	'use strict';
+
+	var MAX_LIST = 50;
+
+	function init()
+	{
+		var table = document.getElementById('registry-table');
+		var input = document.getElementById('registry-filter');
+		var count = document.getElementById('registry-count');
+		var box = document.getElementById('registry-commands');
+		var D = window.IOCTL_DATA || { commands: [] };
+		var body, rows, text, names;
+
+		if (!table || !input)
+			return;
+		body = table.tBodies[0];
+		rows = Array.prototype.slice.call(body.rows);
+		text = rows.map(function (r) { return r.textContent.toLowerCase(); });
+		names = D.commands.map(function (c) { return c[0].toLowerCase(); });
+
+		function esc(s)
+		{
+			return String(s).replace(/[&<>"]/g, function (ch) {
+				return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[ch];
+			});
+		}
+
+		function apply()
+		{
+			var q = input.value.trim().toLowerCase();
+			var hits = [], codes = {}, shown = 0, exact = null;
+
+			if (q) {
+				names.forEach(function (n, k) {
+					if (n.indexOf(q) < 0)
+						return;
+					hits.push(k);
+					codes[D.commands[k][8]] = 1;
+					if (n === q)
+						exact = k;
+				});
+			}
+			rows.forEach(function (r, i) {
+				var on = !q || text[i].indexOf(q) >= 0 || codes[r.getAttribute('data-code')];
+
+				r.hidden = !on;
+				shown += on ? 1 : 0;
+			});
+			count.textContent = q ? shown + ' of ' + rows.length + ' rows, ' + hits.length +
+				' command' + (hits.length === 1 ? '' : 's') : rows.length + ' rows';
+			if (exact !== null) {	/* the exact name first */
+				hits.splice(hits.indexOf(exact), 1);
+				hits.unshift(exact);
+			}
+			box.hidden = !hits.length;
+			box.innerHTML = hits.length ? '<p>Commands matching <code>' + esc(input.value.trim()) +
+				'</code>:</p><ul>' + hits.slice(0, MAX_LIST).map(function (k) {
+					var c = D.commands[k];
+
+					return '<li><a class="ioc-cmd" href="' + esc(c[1]) + '">' + esc(c[0]) +
+						'</a> <code>' + esc(c[2]) + '</code></li>';
+				}).join('') + '</ul>' + (hits.length > MAX_LIST ? '<p>and ' +
+				(hits.length - MAX_LIST) + ' more: type more of the name.</p>' : '') : '';
+			if (history.replaceState)
+				history.replaceState(null, '', q ? '?q=' + encodeURIComponent(input.value.trim()) :
+						     location.pathname);
+		}
+
+		function sortBy(th, col)
+		{
+			var num = th.getAttribute('data-sort') === 'num';
+			var up = th.getAttribute('aria-sort') !== 'ascending';
+
+			Array.prototype.forEach.call(th.parentNode.cells, function (h) {
+				h.removeAttribute('aria-sort');
+			});
+			th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
+			rows.map(function (r, i) {
+				var td = r.cells[col];
+				var key = num ? Number(td.getAttribute('data-v')) : td.textContent.toLowerCase();
+
+				return { r: r, key: key, i: i };
+			}).sort(function (a, b) {
+				var d = a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i;
+
+				return up ? d : -d;
+			}).forEach(function (x) {
+				body.appendChild(x.r);
+			});
+		}
+
+		Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+			th.tabIndex = 0;
+			th.title = 'Sort by this column';
+			th.addEventListener('click', function () { sortBy(th, col); });
+			th.addEventListener('keydown', function (e) {
+				if (e.key === 'Enter')
+					sortBy(th, col);
+			});
+		});
+		input.addEventListener('input', apply);
+		input.value = new URLSearchParams(location.search).get('q') || '';
+		apply();
+	}
+
+	if (document.readyState === 'loading')
+		document.addEventListener('DOMContentLoaded', init);
+	else
+		init();
+}());

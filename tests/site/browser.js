@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Drive the rendered site in headless Chromium and print TAP lines.
+ *
+ *   node tests/site/browser.js BASE_URL SHOT_DIR FIRST_TEST_NUMBER EXPECT_JSON
+ *
+ * BASE_URL serves the site (python3 -m http.server on 127.0.0.1).  The
+ * expectations come from tests/site/run, which takes them from the issue
+ * and the kernel's <asm/ioctl.h>, not from the site's code.
+ */
+'use strict';
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium } = require(path.resolve('build/npm/node_modules/playwright-core'));
+
+const [base, shots, first, expectJson] = process.argv.slice(2);
+const expect = JSON.parse(expectJson);
+let n = Number(first) - 1;
+let failed = 0;
+
+function tap(ok, text, why) {
+	n++;
+	console.log(`${ok ? 'ok' : 'not ok'} ${n} - ${text}`);
+	if (!ok) {
+		failed++;
+		if (why)
+			console.log(`# ${String(why).split('\n').join('\n# ')}`);
+	}
+}
+
+async function check(text, fn) {
+	try {
+		const why = await fn();
+		tap(!why, text, why);
+	} catch (e) {
+		tap(false, text, e.stack || e);
+	}
+}
+
+async function main() {
+	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'ioctl-site-chromium-'));
+	const ctx = await chromium.launchPersistentContext(profile, {
+		executablePath: '/usr/bin/chromium',
+		headless: true,
+		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+		       '--no-first-run', '--disable-background-networking',
+		       '--disable-component-update', '--disable-sync'],
+		viewport: { width: 1400, height: 1000 },
+	});
+	const origin = new URL(base).origin;
+	const foreign = [], errors = [], dataLoads = [];
+	ctx.on('request', (r) => {
+		const u = r.url();
+		if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('about:'))
+			foreign.push(u);
+		if (/\/_static\/ioctl-data\.js/.test(u))
+			dataLoads.push(u);
+	});
+	const page = ctx.pages()[0] || await ctx.newPage();
+	page.setDefaultTimeout(10000);
+	page.on('pageerror', (e) => errors.push(String(e)));
+	page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+
+	try {
+		await run(page, dataLoads);
+	} finally {
+		await check('no request left 127.0.0.1 (no CDN, no network)', async () =>
+			foreign.length ? foreign.join('\n') : null);
+		await check('no script error on any page', async () =>
+			errors.length ? errors.join('\n') : null);
+		await ctx.close();
+		fs.rmSync(profile, { recursive: true, force: true });
+	}
+}
+
+async function decode(page, number, abi) {
+	await page.fill('#decode-input', number);
+	await page.selectOption('#decode-abi', abi);
+	await page.click('#decode-button');
+	await page.waitForSelector('#decode-result p');
+	return page.locator('#decode-result');
+}
+
+async function run(page, dataLoads) {
+	const want = expect.command;	/* BLKGETSIZE64 */
+
+	/* ------------------------------------------------------------ registry */
+	await check('registry page loads with its table', async () => {
+		await page.goto(`${base}/registry.html`);
+		const rows = await page.locator('#registry-table tbody tr').count();
+		return rows >= expect.min_rows ? null : `${rows} rows, expected >= ${expect.min_rows}`;
+	});
+	await page.screenshot({ path: path.join(shots, 'registry.png'), fullPage: false });
+
+	await check('sorting by Commands puts the largest count first', async () => {
+		const th = page.locator('#registry-table thead th', { hasText: 'Commands' });
+		await th.click();	/* ascending */
+		await th.click();	/* descending */
+		const vals = await page.$$eval('#registry-table tbody tr', (rs) =>
+			rs.map((r) => Number(r.cells[5].getAttribute('data-v'))));
+		const sorted = [...vals].sort((a, b) => b - a);
+		return JSON.stringify(vals) === JSON.stringify(sorted) ? null : 'rows not sorted';
+	});
+
+	await check(`filtering for ${want} lists it and narrows the table to its code`, async () => {
+		await page.fill('#registry-filter', want);
+		await page.waitForSelector('#registry-commands a.ioc-cmd');
+		const first = await page.locator('#registry-commands a.ioc-cmd').first().textContent();
+		if (first !== want)
+			return `first command listed is ${first}`;
+		const codes = await page.$$eval('#registry-table tbody tr:not([hidden])',
+			(rs) => rs.map((r) => r.getAttribute('data-code')));
+		if (!codes.length || codes.some((c) => Number(c) !== expect.magic))
+			return `visible rows have codes ${codes}`;
+		return null;
+	});
+	await page.screenshot({ path: path.join(shots, 'registry-filtered.png'), fullPage: false });
+
+	await check(`clicking ${want} reaches its command entry`, async () => {
+		await page.locator('#registry-commands a.ioc-cmd', { hasText: want }).first().click();
+		await page.waitForLoadState('load');
+		const url = page.url();
+		if (!url.includes(expect.page))
+			return `landed on ${url}`;
+		const hash = decodeURIComponent(new URL(url).hash.slice(1));
+		const h = page.locator(`[id="${hash}"] h3, h3[id="${hash}"]`).first();
+		const title = (await h.textContent()).replace(/\W+$/, '');
+		if (title !== want)
+			return `anchor #${hash} holds "${title}"`;
+		const body = await page.locator(`[id="${hash}"]`).first().textContent();
+		for (const s of expect.entry_text)
+			if (!body.includes(s))
+				return `entry does not show ${s}`;
+		return (await h.isVisible()) ? null : 'heading not visible';
+	});
+	await page.screenshot({ path: path.join(shots, 'command.png'), fullPage: false });
+
+	/* ------------------------------------------------------------ decoder */
+	const loadsBefore = dataLoads.length;
+	await page.goto(`${base}/decoder.html`);
+	for (const d of expect.decode) {
+		await check(`decoder: ${d.number} on ${d.abi || 'all ABIs'} ${d.names.length ?
+			'is ' + d.names.join(', ') : 'has no registered command'}`, async () => {
+			const res = await decode(page, d.number, d.abi);
+			const text = await res.textContent();
+			const rowSel = d.abi ? `tr[data-abi="${d.abi}"]` : 'tbody tr';
+			const row = await res.locator(rowSel).first().locator('td').allTextContents();
+			const f = d.fields;
+			if (f) {
+				const got = { dir: row[1], type: row[2].slice(0, 4), nr: row[3].split(' ')[0],
+					      size: row[4] };
+				for (const k of Object.keys(f))
+					if (String(got[k]) !== String(f[k]))
+						return `${k} is ${got[k]}, expected ${f[k]}`;
+			}
+			for (const name of d.names)
+				if (!row[5].includes(name))
+					return `row shows "${row[5]}", not ${name}`;
+			for (const name of d.not || [])
+				if (text.includes(name))
+					return `shows ${name}, which does not have this number there`;
+			if (!d.names.length && !/no registered command/.test(row[5] + text))
+				return `no "no registered command" message: ${text}`;
+			return null;
+		});
+		if (d.shot)
+			await page.screenshot({ path: path.join(shots, d.shot), fullPage: true });
+	}
+	await check('decoder: every ABI gets a row with "all ABIs"', async () => {
+		const res = await decode(page, expect.decode[0].number, '');
+		const rows = await res.locator('tbody tr').count();
+		return rows === expect.abis ? null : `${rows} rows for ${expect.abis} ABIs`;
+	});
+	await check('decoder: bad input gets a clear message', async () => {
+		await page.fill('#decode-input', '0xZZ');
+		await page.click('#decode-button');
+		const t = await page.locator('#decode-result').textContent();
+		return /not a 32-bit number/.test(t) ? null : `got "${t}"`;
+	});
+	await check('decoder: its data file was loaded once for all decodes', async () =>
+		dataLoads.length - loadsBefore === 1 ? null :
+			`ioctl-data.js requested ${dataLoads.length - loadsBefore} times for ` +
+			`${expect.decode.length + 2} decodes`);
+
+	/* ------------------------------------------------------------ search */
+	await check(`Sphinx search for ${want} finds its page`, async () => {
+		await page.goto(`${base}/index.html`);
+		await page.fill('input[name="q"]', want);
+		await page.press('input[name="q"]', 'Enter');
+		await page.waitForURL(/search\.html/);
+		const link = page.locator('#search-results ul.search li a').first();
+		await link.waitFor({ timeout: 20000 });
+		const hrefs = await page.$$eval('#search-results ul.search li a',
+			(as) => as.map((a) => a.getAttribute('href')));
+		if (!hrefs.some((h) => h.includes(expect.page)))
+			return `results: ${hrefs.join(' ')}`;
+		await page.locator(`#search-results ul.search li a[href*="${expect.page}"]`).first().click();
+		await page.waitForLoadState('load');
+		const found = await page.locator('h3', { hasText: want }).count();
+		return found ? null : `no ${want} heading on ${page.url()}`;
+	});
+	await page.screenshot({ path: path.join(shots, 'search.png'), fullPage: false });
+}
+
+main().then(() => process.exit(failed ? 1 : 0), (e) => {
+	tap(false, 'browser session', e.stack || e);
+	process.exit(1);
+});
