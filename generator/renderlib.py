@@ -2,8 +2,10 @@
 """Shared pieces of the renderers: the Jinja2 environment, the model, and
 write-if-changed.  Renderers read only the JSON model, never the YAML spec."""
 
+import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
 
@@ -57,3 +59,85 @@ def write_if_changed(path, text):
         os.unlink(tmp)
         raise
     return True
+
+
+GENERATED_MARKER = "@generated"
+_HASH_RE = re.compile(r" sha256:[0-9a-f]{64}")
+
+
+class HandEditedError(Exception):
+    """A generated file was edited by hand since it was written."""
+
+
+def _banner_index(lines):
+    for i, line in enumerate(lines):
+        if GENERATED_MARKER in line:
+            return i
+    return None
+
+
+def content_hash(text):
+    """The hash a generated file records: sha256 of its text without the
+    ' sha256:<hex>' token of its banner line, as UTF-8."""
+    lines = text.splitlines(keepends=True)
+    i = _banner_index(lines)
+    if i is not None:
+        lines[i] = _HASH_RE.sub("", lines[i], count=1)
+    return hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
+
+
+def stamp_generated(text):
+    """text with ' sha256:<hex>' inserted right after the marker of the first
+    line that contains '@generated' (so it works inside any comment syntax).
+    The hash covers everything else, banner line included."""
+    lines = text.splitlines(keepends=True)
+    i = _banner_index(lines)
+    if i is None:
+        raise ValueError(f"generated text has no '{GENERATED_MARKER}' banner line")
+    lines[i] = _HASH_RE.sub("", lines[i], count=1)
+    digest = hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
+    lines[i] = lines[i].replace(GENERATED_MARKER, f"{GENERATED_MARKER} sha256:{digest}", 1)
+    return "".join(lines)
+
+
+def recorded_hash(text):
+    """The hash recorded in text's banner line, or None."""
+    lines = text.splitlines(keepends=True)
+    i = _banner_index(lines)
+    if i is None:
+        return None
+    m = re.search(re.escape(GENERATED_MARKER) + r" sha256:([0-9a-f]{64})", lines[i])
+    return m.group(1) if m else None
+
+
+def write_generated(path, text, force=False):
+    """Write a generated file whose banner line (the first line containing
+    '@generated') records the sha256 of its content, through
+    write_if_changed().  An existing file is overwritten only if its content
+    still matches the hash it records, so edits made by hand are never lost;
+    force=True (--force) overwrites anyway.  A file with no '@generated' line
+    is someone's own file and is refused too; a generated file from before
+    hashes (marker, no hash) is replaced.  Raises HandEditedError with a
+    'path:1:1: error: ...' message.  Returns True when the file was written."""
+    new = stamp_generated(text)
+    if not force:
+        try:
+            with open(path, encoding="utf-8", newline="") as f:
+                old = f.read()
+        except FileNotFoundError:
+            old = None
+        except UnicodeDecodeError:
+            old = "\ufffd"      # not UTF-8: not what we wrote
+        if old is not None and old != new:
+            lines = old.splitlines(keepends=True)
+            if _banner_index(lines) is None:
+                raise HandEditedError(
+                    f"{path}:1:1: error: not a generated file (no '{GENERATED_MARKER}' line); "
+                    f"refusing to overwrite it: move it away, or use --force")
+            want = recorded_hash(old)
+            if want is not None and want != content_hash(old):
+                raise HandEditedError(
+                    f"{path}:1:1: error: hand-edited since generated; its content no longer "
+                    f"matches the sha256 in its '{GENERATED_MARKER}' line. Move the edits into "
+                    f"the spec or the templates, or discard them: use --force")
+    return write_if_changed(path, new)
