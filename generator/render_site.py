@@ -242,7 +242,8 @@ class Site:
                         for a in self.abis]
                 free = [1 if a in cc["numbers"] and cc["numbers"][a]["size"] is None else 0
                         for a in self.abis]
-                cmds.append([c["name"], c["href"], cc["type"] or "", cc["nr-count"],
+                argt = cc["type"] or (cc["legacy"] or {}).get("passes") or ""
+                cmds.append([c["name"], c["href"], argt, cc["nr-count"],
                              nums, 1 if any(free) else 0,
                              1 if cc["legacy"] else 0, 1 if cc["reserved"] else 0,
                              cc["magic"]])
@@ -254,6 +255,7 @@ def schema_fields(schema):
     """Flatten a JSON Schema into rows (path, types, required, text, constraints)."""
     defs = schema.get("$defs", schema.get("definitions", {}))
     rows = []
+    listed = set()
 
     def resolve(node, seen):
         ref = node.get("$ref") if isinstance(node, dict) else None
@@ -279,10 +281,14 @@ def schema_fields(schema):
         alts = node.get("oneOf") or node.get("anyOf")
         if alts and not t:
             t = " or ".join(filter(None, (types(a) for a in alts)))
+        if not t and "enum" in node:
+            kinds = {type(e).__name__ for e in node["enum"]}
+            t = {"str": "string", "int": "integer", "bool": "boolean"}.get(kinds.pop()) \
+                if len(kinds) == 1 else ""
         if t == "array" and isinstance(node.get("items"), dict):
             t = f"list of {types(node['items']) or 'items'}"
         if "const" in node:
-            t = f"{t} {json.dumps(node['const'])}".strip()
+            t = f"{t or ''} {json.dumps(node['const'])}".strip()
         return t or ""
 
     def constraints(node):
@@ -300,8 +306,10 @@ def schema_fields(schema):
         node, name, cyclic = resolve(node, seen)
         if not isinstance(node, dict):
             return
-        if path and emit:
-            rows.append({"path": path, "type": types(node) if name is None else name,
+        if path and emit and path not in listed:
+            listed.add(path)
+            t = types(node)
+            rows.append({"path": path, "type": t if name is None else f"{t} ({name})".strip(),
                          "required": required,
                          "doc": node.get("description", node.get("title", "")),
                          "constraints": "see above" if cyclic else constraints(node),
@@ -443,6 +451,24 @@ def sphinx(src, html_dir, doctrees):
     r = subprocess.run(cmd)
     if r.returncode:
         sys.exit(f"render_site: error: sphinx-build failed (exit {r.returncode})")
+    # Sphinx copies html_static_path only when some document was rebuilt:
+    # bring a changed script, style or decoder data file over in any case.
+    static = os.path.join(src, "_static")
+    for d, _, files in os.walk(static):
+        for fn in files:
+            rel = os.path.relpath(os.path.join(d, fn), static)
+            dst = os.path.join(html_dir, "_static", rel)
+            with open(os.path.join(d, fn), "rb") as f:
+                data = f.read()
+            try:
+                with open(dst, "rb") as f:
+                    same = f.read() == data
+            except FileNotFoundError:
+                same = False
+            if not same:
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                with open(dst, "wb") as f:
+                    f.write(data)
     # Sphinx never removes the page of a document that is gone.
     docs = set()
     for d, _, files in os.walk(src):
