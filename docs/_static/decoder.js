@@ -226,7 +226,22 @@
 		}
 	}
 
-	window.ioctlDecoder = { parse: parse, fields: fields };
+	/* For tests and the console: the fields and command names of n on an ABI. */
+	function lookup(n, abi)
+	{
+		var i = D.abis.findIndex(function (L) { return L.name === abi; });
+		var L = D.abis[i], f;
+
+		if (i < 0)
+			return null;
+		f = fields(n, L);
+		return {
+			dir: dirName(f.dir, L), type: f.type, nr: f.nr, size: f.size,
+			names: matches(n, i, f).map(function (k) { return D.commands[k][NAME]; })
+		};
+	}
+
+	window.ioctlDecoder = { parse: parse, lookup: lookup };
 	if (document.readyState === 'loading')
 		document.addEventListener('DOMContentLoaded', init);
 	else

@@ -2,7 +2,7 @@
 /*
  * Drive the rendered site in headless Chromium and print TAP lines.
  *
- *   node tests/site/browser.js BASE_URL SHOT_DIR FIRST_TEST_NUMBER EXPECT_JSON
+ *   node tests/site/browser.js BASE_URL SHOT_DIR FIRST_TEST_NUMBER EXPECT_FILE
  *
  * BASE_URL serves the site (python3 -m http.server on 127.0.0.1).  The
  * expectations come from tests/site/run, which takes them from the issue
@@ -15,8 +15,8 @@ const os = require('os');
 const path = require('path');
 const { chromium } = require(path.resolve('build/npm/node_modules/playwright-core'));
 
-const [base, shots, first, expectJson] = process.argv.slice(2);
-const expect = JSON.parse(expectJson);
+const [base, shots, first, expectFile] = process.argv.slice(2);
+const expect = JSON.parse(fs.readFileSync(expectFile, 'utf8'));
 let n = Number(first) - 1;
 let failed = 0;
 
@@ -168,6 +168,22 @@ async function run(page, dataLoads) {
 		if (d.shot)
 			await page.screenshot({ path: path.join(shots, d.shot), fullPage: true });
 	}
+	await check(`decoder: each of ${expect.every.length} (command, ABI) numbers of the model ` +
+		'decodes to its own fields and name', async () => {
+		const bad = await page.evaluate((every) => {
+			const out = [];
+			for (const [name, abi, num, dir, type, nr, size] of every) {
+				const r = window.ioctlDecoder.lookup(num, abi);
+				const got = [r.dir, r.type, r.nr, size === null ? null : r.size];
+				const want = [dir, type, nr, size];
+				if (JSON.stringify(got) !== JSON.stringify(want) || !r.names.includes(name))
+					out.push(`${name} on ${abi} (0x${num.toString(16)}): decoded ` +
+						 `${JSON.stringify(got)} ${r.names}, model says ${JSON.stringify(want)}`);
+			}
+			return out;
+		}, expect.every);
+		return bad.length ? `${bad.length} wrong:\n${bad.slice(0, 10).join('\n')}` : null;
+	});
 	await check('decoder: every ABI gets a row with "all ABIs"', async () => {
 		const res = await decode(page, expect.decode[0].number, '');
 		const rows = await res.locator('tbody tr').count();
