@@ -56,6 +56,14 @@ def rst_title(s, ch):
     return f"{t}\n{ch * len(t)}"
 
 
+def split_source(source):
+    """'spec/x.yaml:12:5' -> ('spec/x.yaml', 12); no line -> 0."""
+    parts = source.rsplit(":", 2)
+    if len(parts) == 3 and parts[1].isdigit():
+        return parts[0], int(parts[1])
+    return source, 0
+
+
 def code_page(code):
     return f"magic/0x{code:02x}"
 
@@ -73,13 +81,28 @@ class Site:
         self.abis = [a["name"] for a in model["abis"]]
         layouts = {l["name"]: l for l in model["layouts"]}
         self.abi_layout = {a["name"]: layouts[a["layout"]] for a in model["abis"]}
-        self.findings_by_source = {}
-        for f in model["findings"]:
-            self.findings_by_source.setdefault(f["source"], []).append(f)
         self.commands = []
         for h in model["headers"]:
             for c in h["commands"]:
                 self.commands.append(self.command_view(h, c))
+        # A finding belongs to the command whose entry holds its source line.
+        entries = {}
+        for c in self.commands:
+            path, line = split_source(c["c"]["source"])
+            entries.setdefault(path, []).append((line, c))
+        for v in entries.values():
+            v.sort(key=lambda e: e[0])
+        self.finding_command = []
+        for f in model["findings"]:
+            path, line = split_source(f["source"])
+            owner = None
+            for start, c in entries.get(path, []):
+                if start > line:
+                    break
+                owner = c
+            self.finding_command.append(owner)
+            if owner is not None:
+                owner["findings"].append(f)
         self.by_name = {}
         for c in self.commands:
             self.by_name.setdefault(c["name"], c)
@@ -118,7 +141,7 @@ class Site:
             "groups": groups,
             "size_differs": len(sizes) > 1,
             "all_same": len(groups) == 1,
-            "findings": self.findings_by_source.get(c["source"], []),
+            "findings": [],
         }
 
     def code_views(self):
@@ -199,12 +222,9 @@ class Site:
         return [v for v in self.codes if not v["rows"]]
 
     def findings(self, rule):
-        out = []
-        cmds = {c["c"]["source"]: c for c in self.commands}
-        for f in self.m["findings"]:
-            if rule is None or f["rule"] == rule:
-                out.append({"f": f, "command": cmds.get(f["source"])})
-        return out
+        return [{"f": f, "command": c}
+                for f, c in zip(self.m["findings"], self.finding_command)
+                if rule is None or f["rule"] == rule]
 
     def abi_differences(self):
         return [c for c in self.commands if c["size_differs"]]

@@ -2,9 +2,9 @@
 /*
  * Drive the rendered site in headless Chromium and print TAP lines.
  *
- *   node tests/site/browser.js BASE_URL SHOT_DIR FIRST_TEST_NUMBER EXPECT_FILE
+ *   node tests/site/browser.js BASE_URL SHOT_DIR FIRST_TEST_NUMBER EXPECT_FILE SITE_DIR
  *
- * BASE_URL serves the site (python3 -m http.server on 127.0.0.1).  The
+ * BASE_URL serves SITE_DIR (python3 -m http.server on 127.0.0.1).  The
  * expectations come from tests/site/run, which takes them from the issue
  * and the kernel's <asm/ioctl.h>, not from the site's code.
  */
@@ -15,7 +15,7 @@ const os = require('os');
 const path = require('path');
 const { chromium } = require(path.resolve('build/npm/node_modules/playwright-core'));
 
-const [base, shots, first, expectFile] = process.argv.slice(2);
+const [base, shots, first, expectFile, siteDir] = process.argv.slice(2);
 const expect = JSON.parse(fs.readFileSync(expectFile, 'utf8'));
 let n = Number(first) - 1;
 let failed = 0;
@@ -50,10 +50,12 @@ async function main() {
 		viewport: { width: 1400, height: 1000 },
 	});
 	const origin = new URL(base).origin;
+	const siteUrl = require('url').pathToFileURL(path.resolve(siteDir)).href;
 	const foreign = [], errors = [], dataLoads = [];
 	ctx.on('request', (r) => {
 		const u = r.url();
-		if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('about:'))
+		if (!u.startsWith(origin) && !u.startsWith(siteUrl) && !u.startsWith('data:') &&
+		    !u.startsWith('about:'))
 			foreign.push(u);
 		if (/\/_static\/ioctl-data\.js/.test(u))
 			dataLoads.push(u);
@@ -218,6 +220,19 @@ async function run(page, dataLoads) {
 		return found ? null : `no ${want} heading on ${page.url()}`;
 	});
 	await page.screenshot({ path: path.join(shots, 'search.png'), fullPage: false });
+
+	/* ------------------------------------------------------------ no server */
+	await check('decoder works from file:// with no server (link from a number)', async () => {
+		const file = require('url').pathToFileURL(path.resolve(siteDir, expect.page)).href;
+		await page.goto(file);
+		await page.locator('table.ioc-numbers a', { hasText: expect.decode[0].number })
+			.first().click();
+		await page.waitForSelector('#decode-result p');
+		const t = await page.locator('#decode-result').textContent();
+		if (!page.url().startsWith('file:'))
+			return `left file:// for ${page.url()}`;
+		return t.includes(expect.command) ? null : `decoded "${t}"`;
+	});
 }
 
 main().then(() => process.exit(failed ? 1 : 0), (e) => {
