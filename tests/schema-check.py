@@ -167,6 +167,9 @@ def main():
     rejects("abis", lambda d: d["abis"][0].update({"flags": []}), "an unknown key")
     rejects("sizes", lambda d: d.update({"measured": True}), "an unknown key")
     rejects("sizes", lambda d: d["sizes"].update({"int": "4"}), "a size that is not an integer")
+    rejects("sizes", lambda d: d.update({"absent": ["BLK GET"]}), "an absent name that is not a C name")
+    rejects("sizes", lambda d: d.update({"absent": ["BLKPG", "BLKPG"]}), "an absent name twice")
+    rejects("sizes", lambda d: d.update({"absent": []}), "an empty absent list")
 
     # Duplicate keys are lost by most YAML readers; this one must see them.
     dup = SPDX + "\nabis:\n  - name: a\n    name: b\n"

@@ -24,7 +24,7 @@ if ! tools/measure-sizes -o "$tmp" "$spec" "$build" >"$tmp/log" 2>&1; then
 	exit 1
 fi
 
-/usr/bin/python3 - "$spec/sizes" "$tmp" <<'PY'
+/usr/bin/python3 - "$spec/sizes" "$tmp" >"$tmp/tap" <<'PY'
 import os
 import sys
 
@@ -45,7 +45,8 @@ def check(ok, text, details=()):
 
 def sizes(path):
     with open(path, encoding="utf-8") as f:
-        return yaml.safe_load(f).get("sizes") or {}
+        doc = yaml.safe_load(f)
+    return doc.get("sizes") or {}, doc.get("absent") or []
 
 
 fresh = sorted(f for f in os.listdir(fresh_dir) if f.endswith(".yaml"))
@@ -59,7 +60,7 @@ for name in fresh:
     if not os.path.exists(path):
         check(False, f"{path}: missing; run `make sizes`")
         continue
-    want, have = sizes(os.path.join(fresh_dir, name)), sizes(path)
+    (want, want_absent), (have, have_absent) = sizes(os.path.join(fresh_dir, name)), sizes(path)
     bad = []
     for t in sorted(set(want) | set(have)):
         if t not in have:
@@ -69,36 +70,130 @@ for name in fresh:
         elif have[t] != want[t]:
             bad.append(f"{t}: ABI {abi}: stored {have[t]}, measured {want[t]}")
     check(not bad, f"{path}: {len(want)} sizes as measured by the {abi} compiler", bad)
+    bad = [f"{c}: ABI {abi}: stored as absent, but the headers define it" for c in
+           sorted(set(have_absent) - set(want_absent))]
+    bad += [f"{c}: ABI {abi}: the headers do not define it, not stored as absent" for c in
+            sorted(set(want_absent) - set(have_absent))]
+    check(not bad, f"{path}: {len(want_absent)} absent commands as measured", bad)
     with open(path, encoding="utf-8") as f, open(os.path.join(fresh_dir, name), encoding="utf-8") as g:
         check(f.read() == g.read(), f"{path} is byte-identical to a fresh `make sizes`")
 sys.exit(1 if failed else 0)
 PY
-rc=$?
-n=$(grep -c '' <<<"$(ls "$tmp"/*.yaml)")
 
-# A type that does not compile must be reported at its place in the spec.
-mkdir -p "$tmp/bad/headers/linux"
-cp "$spec/abis.yaml" "$tmp/bad/"
-cat >"$tmp/bad/headers/linux/bogus.yaml" <<'YAML'
-# SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note
-header: linux/fs.h
-doc: A header spec with a type that does not exist.
-commands:
-  - name: BOGUS
-    dir: read
-    magic: 0x12
-    nr: 1
-    type: struct no_such_type
-    doc: Nothing.
-YAML
-tools/measure-sizes -o "$tmp/bad/out" "$tmp/bad" "$build" >"$tmp/bad.log" 2>&1
-brc=$?
-want="$tmp/bad/headers/linux/bogus.yaml:9:11: error: type 'struct no_such_type' does not compile for ABI"
-if [ $brc -eq 1 ] && grep -qF "$want" "$tmp/bad.log" && ! ls "$tmp/bad/out"/*.yaml >/dev/null 2>&1; then
-	echo "ok $((2 * n + 1)) - a type that does not compile is reported at its spec line, nothing written"
-else
-	echo "not ok $((2 * n + 1)) - a type that does not compile is reported at its spec line (exit $brc)"
-	sed 's/^/# /' "$tmp/bad.log"
+rc=$?
+cat "$tmp/tap"
+n=$(grep -c '^\(not \)\?ok ' "$tmp/tap")
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+fail() {
+	n=$((n + 1))
+	echo "not ok $n - $1"
+	sed 's/^/# /' "$2"
 	rc=1
+}
+
+# A fixture spec: headers whose commands are missing on some ABIs, and
+# headers with mistakes that must be errors, never absences.
+cmd() {	# name dir nr [type]
+	printf '  - name: %s\n    dir: %s\n    magic: %s\n    nr: %s\n' "$1" "$2" "$3" "$4"
+	[ -n "${5:-}" ] && printf '    type: %s\n' "$5"
+	printf '    doc: Test.\n'
+}
+spdx='# SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note'
+fixture() {	# dir header [includes]
+	mkdir -p "$1/headers/$(dirname "$2")"
+	cp "$spec/abis.yaml" "$1/"
+	{
+		echo "$spdx"
+		echo "header: $2"
+		echo "doc: A test header."
+		[ -n "${3:-}" ] && echo "includes: [$3]"
+		echo "commands:"
+	} >"$1/headers/${2%.h}.yaml"
+}
+
+# linux/kvm.h: ARCH=sparc, alpha and parisc do not export it (include/uapi/linux/Kbuild
+# exports it only with an asm/kvm.h); struct kvm_pit_state2 is x86's only.  asm/ioctls.h:
+# powerpc's own does not define TCGETS2 (6.1) and does not include asm-generic/ioctls.h.
+d=$tmp/absent
+fixture "$d" linux/kvm.h
+{
+	cmd KVM_GET_API_VERSION none 0xAE 0
+	cmd KVM_GET_PIT2 read 0xAE 0x9f "struct kvm_pit_state2"
+	cmd KVM_GET_REGS read 0xAE 0x81 "struct kvm_regs"
+} >>"$d/headers/linux/kvm.yaml"
+fixture "$d" asm/ioctls.h asm/termbits.h
+cmd TCGETS2 read "\"'T'\"" 0x2A "struct termios2" >>"$d/headers/asm/ioctls.yaml"
+if tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1; then
+	/usr/bin/python3 - "$d/out" >"$d.diff" <<'PY'
+import os
+import sys
+
+import yaml
+
+all3 = ["KVM_GET_API_VERSION", "KVM_GET_PIT2", "KVM_GET_REGS"]
+want = {"x86_64": [], "i386": [], "x32": [], "arm64": ["KVM_GET_PIT2"],
+        "powerpc64le": ["KVM_GET_PIT2", "TCGETS2"], "mips": ["KVM_GET_PIT2"],
+        "sparc64": all3, "alpha": all3, "parisc": all3}
+bad = 0
+for abi in sorted(os.listdir(sys.argv[1])):
+    if not abi.endswith(".yaml"):
+        continue
+    with open(os.path.join(sys.argv[1], abi), encoding="utf-8") as f:
+        got = yaml.safe_load(f).get("absent", [])
+    if got != want.get(abi[:-5], ["<no such ABI>"]):
+        print(f"{abi[:-5]}: absent {got}, expected {want.get(abi[:-5])}")
+        bad = 1
+sys.exit(bad)
+PY
+	if [ $? -eq 0 ]; then
+		ok "absent commands: an unexported header, an x86-only type, a macro powerpc lacks"
+	else
+		fail "absent commands: an unexported header, an x86-only type, a macro powerpc lacks" "$d.diff"
+	fi
+else
+	fail "absent commands: tools/measure-sizes runs on the fixture" "$d.log"
+fi
+
+# A type that does not compile on x86_64 is an error at its spec line, nothing written.
+d=$tmp/bad
+fixture "$d" linux/fs.h
+cmd BOGUS read 0x12 1 "struct no_such_type" >>"$d/headers/linux/fs.yaml"
+tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1
+brc=$?
+want="$d/headers/linux/fs.yaml:9:11: error: type 'struct no_such_type' does not compile for ABI x86_64"
+if [ $brc -eq 1 ] && grep -qF "$want" "$d.log" && ! ls "$d/out"/*.yaml >/dev/null 2>&1; then
+	ok "a type that does not compile is reported at its spec line, nothing written"
+else
+	fail "a type that does not compile is reported at its spec line (exit $brc)" "$d.log"
+fi
+
+# A C library header the toolchain lacks is an error, not an absence.
+d=$tmp/libc
+fixture "$d" linux/fs.h sys/no_such_header.h
+cmd BLKROSET write 0x12 93 int >>"$d/headers/linux/fs.yaml"
+tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1
+brc=$?
+if [ $brc -eq 1 ] && grep -qF "cannot find <sys/no_such_header.h>, a C library header" "$d.log" &&
+   ! ls "$d/out"/*.yaml >/dev/null 2>&1; then
+	ok "a missing C library header is an error, not an absence"
+else
+	fail "a missing C library header is an error, not an absence (exit $brc)" "$d.log"
+fi
+
+# A command that no ABI defines is an error.
+d=$tmp/nowhere
+fixture "$d" linux/fs.h
+cmd BLKNOSUCH none 0x12 250 >>"$d/headers/linux/fs.yaml"
+tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1
+brc=$?
+if [ $brc -eq 1 ] && grep -qF "fs.yaml:5:11: error: BLKNOSUCH is defined on no ABI" "$d.log"; then
+	ok "a command that no ABI defines is an error"
+else
+	fail "a command that no ABI defines is an error (exit $brc)" "$d.log"
 fi
 exit $rc
