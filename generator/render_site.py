@@ -165,9 +165,13 @@ class Site:
             v["commands"].sort(key=lambda c: (c["c"]["nr"], c["name"]))
             ids = {}
             for c in v["commands"]:
-                if c["id"] in ids:          # make_id folds case: keep anchors unique
+                # Sphinx ids the section by make_id(title); a second title
+                # with the same id (a name in two headers, or case-folded)
+                # gets an anchor of its own in the raw HTML.
+                c["extra_id"] = None
+                if c["id"] in ids:
                     ids[c["id"]] += 1
-                    c["id"] = f"{c['id']}-{ids[c['id']]}"
+                    c["extra_id"] = c["id"] = f"{c['id']}--{ids[c['id']]}"
                 else:
                     ids[c["id"]] = 1
                 c["href"] = f"{c['page']}.html#{c['id']}"
