@@ -128,6 +128,15 @@ class Site:
                                               if g["size"] == s)) if sizes else None
         for g in groups:
             g["size_differs"] = len(sizes) > 1 and g["size"] != common
+        size_groups = []
+        for g in groups:
+            for sg in size_groups:
+                if sg["size"] == g["size"]:
+                    sg["abis"] += g["abis"]
+                    break
+            else:
+                size_groups.append({"size": g["size"], "abis": list(g["abis"]),
+                                    "size_differs": g["size_differs"]})
         head = f"{c['name']}({', '.join(c['params'])})" if c["params"] else c["name"]
         spelling = f"#define {head} {c['macro']}({', '.join(c['args'])})"
         code = c["magic"]
@@ -139,6 +148,7 @@ class Site:
             "header": header["path"],
             "spelling": spelling,
             "groups": groups,
+            "size_groups": size_groups,
             "size_differs": len(sizes) > 1,
             "all_same": len(groups) == 1,
             "findings": [],
