@@ -466,6 +466,8 @@ def render(model_path, src, docs, schema_dir, ioctlgen):
          unregistered=site.unregistered(), findings=site.findings(None))
     page("abi-differences.rst.j2", "abi-differences.rst", commands=site.abi_differences())
     page("decoder.rst.j2", "decoder.rst")
+    page("stats.inc.j2", "stats.inc", legacy=site.legacy(), differ=site.abi_differences(),
+         collisions=site.collisions())
     page("yaml-format.rst.j2", "reference/yaml-format.rst",
          schemas=schema_pages(schema_dir),
          schema_dir=os.path.relpath(schema_dir, TOP))
