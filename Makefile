@@ -100,6 +100,13 @@ SIZES_ARCHES := $(sort $(shell sed -n 's/^ *arch: *//p' $(SPEC)/abis.yaml 2>/dev
 sizes: $(SIZES_ARCHES:%=$(B)/uapi/%/.done)
 	$(Q)tools/measure-sizes $(SPEC) $(B)
 
+# Import every ioctl command of the exported UAPI of each ARCH into
+# spec/headers and spec/left-out.txt (tools/import-uapi), merged with what
+# the registry already says.  New argument types need `make sizes` after.
+IMPORT_ARCHES := x86 arm64 powerpc mips sparc alpha parisc
+import: $(IMPORT_ARCHES:%=$(B)/uapi/%/.done)
+	$(Q)tools/import-uapi --uapi $(B)/uapi --tree $(KSRC) --spec $(SPEC)
+
 # ---------------------------------------------------------------- render / patches / verify (issue 3)
 # build/render mirrors the kernel paths of every generated file; generated-patches/
 # is the series against the pristine tree (tools/make-patches, build/patches-work).
