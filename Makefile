@@ -118,7 +118,7 @@ render: $(MODEL) $(KSRC)/.extracted
 
 patches: $(MODEL) $(KSRC)/.extracted
 	$(quiet) PATCHES generated-patches
-	$(Q)$(PYTHON) tools/make-patches -m $(MODEL) -k $(KSRC) -w $(B)/patches-work -o generated-patches
+	$(Q)$(PYTHON) tools/make-patches -m $(MODEL) -k $(KSRC) -w $(B)/patches-work -o generated-patches $(if $(FORCE),--force)
 
 # Apply generated-patches/ to a copy of the tree, build, boot in QEMU (tests/verify/run).
 verify: $(MODEL)
