@@ -145,12 +145,13 @@ class Site:
             "name": c["name"],
             "id": make_id(c["name"]) or "cmd",
             "page": code_page(code),
-            "header": header["path"],
+            "header": header["path"] + (f" ({header['arch']})" if header.get("arch") else ""),
             "spelling": spelling,
             "groups": groups,
             "size_groups": size_groups,
             "size_differs": len(sizes) > 1,
-            "all_same": len(groups) == 1,
+            "all_same": len(groups) == 1 and len(groups[0]["abis"]) == len(self.abis),
+            "absent": [a for a in self.abis if a not in c["numbers"]],
             "findings": [],
         }
 
@@ -266,9 +267,14 @@ class Site:
                          **{k: lay[k] for k in layout_keys}})
         codes = {}
         for v in self.codes:
-            owner = "; ".join(", ".join(r["headers"]) for r in v["rows"])
+            owners = []
+            for r in v["rows"]:
+                owners += [h for h in r["headers"] if h not in owners]
+            owner = ", ".join(owners[:3]) + (f" and {len(owners) - 3} more"
+                                             if len(owners) > 3 else "")
             codes[v["code"]] = [v["label"], v["page"] + ".html", owner]
         cmds = []
+        headers = {}
         for v in self.codes:
             for c in v["commands"]:
                 cc = c["c"]
@@ -280,8 +286,8 @@ class Site:
                 cmds.append([c["name"], c["href"], argt, cc["nr-count"],
                              nums, 1 if any(free) else 0,
                              1 if cc["legacy"] else 0, 1 if cc["reserved"] else 0,
-                             cc["magic"]])
-        return {"abis": abis, "codes": codes, "commands": cmds}
+                             cc["magic"], headers.setdefault(c["header"], len(headers))])
+        return {"abis": abis, "codes": codes, "commands": cmds, "headers": list(headers)}
 
 
 # ---------------------------------------------------------------- schema

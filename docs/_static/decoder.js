@@ -7,14 +7,15 @@
  * model), loaded once with the page; nothing is fetched afterwards.
  *
  * IOCTL_DATA.commands[i] = [name, href, type, nr-count, [number per ABI],
- *                           caller-given size, legacy, reserved, magic]
+ *                           caller-given size, legacy, reserved, magic,
+ *                           index in IOCTL_DATA.headers]
  */
 (function () {
 	'use strict';
 
 	var D = window.IOCTL_DATA;
 	var NAME = 0, HREF = 1, TYPE = 2, COUNT = 3, NUMS = 4, FREE = 5, LEGACY = 6,
-	    RESERVED = 7;
+	    RESERVED = 7, HEADER = 9;
 	var exact = [];		/* per ABI: number -> [command index] */
 	var ranged = [];	/* per ABI: [{k: index, f: fields}] for families */
 
@@ -158,6 +159,7 @@
 
 			if (c[TYPE])
 				s += ' <code>' + esc(c[TYPE]) + '</code>';
+			s += ' <small>' + esc(D.headers[c[HEADER]]) + '</small>';
 			if (c[LEGACY])
 				s += ' <a href="legacy.html" class="ioc-badge">legacy</a>';
 			if (c[RESERVED])

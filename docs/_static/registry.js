@@ -15,7 +15,7 @@
 		var input = document.getElementById('registry-filter');
 		var count = document.getElementById('registry-count');
 		var box = document.getElementById('registry-commands');
-		var D = window.IOCTL_DATA || { commands: [] };
+		var D = window.IOCTL_DATA || { commands: [], headers: [] };
 		var body, rows, text, names;
 
 		if (!table || !input)
@@ -65,7 +65,8 @@
 					var c = D.commands[k];
 
 					return '<li><a class="ioc-cmd" href="' + esc(c[1]) + '">' + esc(c[0]) +
-						'</a> <code>' + esc(c[2]) + '</code></li>';
+						'</a> <code>' + esc(c[2]) + '</code> <small>' +
+						esc(D.headers[c[9]]) + '</small></li>';
 				}).join('') + '</ul>' + (hits.length > MAX_LIST ? '<p>and ' +
 				(hits.length - MAX_LIST) + ' more: type more of the name.</p>' : '') : '';
 			if (history.replaceState)
