@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The way peers get ioctl numbers (strace's ioctlsort, the kernel's own
+header tests): compile a probe over the real UAPI headers.  Reads the model
+for the list of headers and commands, writes one C file per ABI that
+includes every header and fills a table with every command's number, and
+times (median of RUNS):
+
+  compile   the probe of every ABI whose compiler is installed (cc -S)
+  x86_64    compile, link and run the native probe, which prints its numbers
+            (checked equal to the model's) and decodes the same query mix as
+            `bench lookup` with bsearch() over its sorted table, as strace does.
+
+usage: probe.py MODEL BUILD_DIR RUNS        prints "key value" lines"""
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+model_path, build, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with open(model_path, encoding="utf-8") as f:
+    model = json.load(f)
+work = os.path.join(build, "bench", "probe")
+os.makedirs(work, exist_ok=True)
+
+MAIN = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+struct ent { const char *name; unsigned int nr; };
+extern const struct ent probe_tab[];
+extern const unsigned int probe_n;
+static struct ent *tab;
+static int cmp(const void *a, const void *b)
+{
+	unsigned int x = ((const struct ent *)a)->nr, y = ((const struct ent *)b)->nr;
+	return x < y ? -1 : x > y;
+}
+static int key(const void *k, const void *e)
+{
+	unsigned int x = *(const unsigned int *)k, y = ((const struct ent *)e)->nr;
+	return x < y ? -1 : x > y;
+}
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+int main(int argc, char **argv)
+{
+	unsigned int n = probe_n, *q = malloc(2 * n * sizeof(*q)), nq = 0;
+	unsigned long hits = 0, done = 0;
+	double t0, t;
+	for (unsigned int i = 0; i < n; i++)
+		printf("%s %u\n", probe_tab[i].name, probe_tab[i].nr);
+	if (argc < 2)
+		return 0;
+	tab = malloc(n * sizeof(*tab));
+	memcpy(tab, probe_tab, n * sizeof(*tab));
+	qsort(tab, n, sizeof(*tab), cmp);
+	for (unsigned int i = 0; i < n; i++) {
+		q[nq++] = probe_tab[i].nr;
+		q[nq++] = probe_tab[i].nr ^ 0x80;
+	}
+	srand(1);
+	for (unsigned int i = nq; i > 1; i--) {
+		unsigned int j = (unsigned int)rand() % i, x = q[i - 1];
+		q[i - 1] = q[j];
+		q[j] = x;
+	}
+	t0 = now();
+	do {
+		for (unsigned int i = 0; i < nq; i++)
+			hits += bsearch(&q[i], tab, n, sizeof(*tab), key) != NULL;
+		done += nq;
+		t = now();
+	} while (t - t0 < 0.2);
+	fprintf(stderr, "lookups_per_s %.0f %lu\n", done / (t - t0), hits);
+	return 0;
+}
+"""
+
+
+def probe_source(abi):
+    inc = ["#include <linux/ioctl.h>", "#include <stddef.h>"]
+    rows = []
+    for h in model["headers"]:
+        if not h.get("header-test", True):
+            continue
+        for i in h.get("includes") or []:
+            inc.append(f"#include <{i}>")
+        inc.append(f"#include <{h['path']}>")
+        for c in h["commands"]:
+            if c["reserved"] or abi not in c["numbers"]:
+                continue
+            call = c["name"] + (f"({', '.join('0' for _ in c['params'])})" if c["params"] else "")
+            rows.append(f'\t{{ "{c["name"]}", (unsigned int)({call}) }},')
+    seen = set()
+    inc = [x for x in inc if not (x in seen or seen.add(x))]
+    return "\n".join(inc + ["struct ent { const char *name; unsigned int nr; };",
+                            "const struct ent probe_tab[] = {"] + rows +
+                     ["};", "const unsigned int probe_n = sizeof(probe_tab) / sizeof(probe_tab[0]);", ""])
+
+
+def cc(abi):
+    inc = os.path.abspath(os.path.join(build, "uapi", abi["arch"], "include"))
+    return [abi["cc"], *abi["cflags"], "-O2", "-I", inc]
+
+
+def median_time(fn):
+    ts = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        ts.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(ts)
+
+
+compiled, skipped = [], []
+for abi in model["abis"]:
+    src = os.path.join(work, f"probe-{abi['name']}.c")
+    with open(src, "w") as f:
+        f.write(probe_source(abi["name"]))
+    if not shutil.which(abi["cc"]) or not os.path.isdir(os.path.join(build, "uapi", abi["arch"], "include")):
+        skipped.append(abi["name"])
+        continue
+    r = subprocess.run(cc(abi) + ["-S", "-o", src[:-2] + ".s", src], capture_output=True, text=True)
+    (compiled if r.returncode == 0 else skipped).append(abi["name"])
+    if r.returncode:
+        print(f"# {abi['name']}: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else 'failed'}")
+
+
+def compile_all():
+    for abi in model["abis"]:
+        if abi["name"] in compiled:
+            src = os.path.join(work, f"probe-{abi['name']}.c")
+            subprocess.run(cc(abi) + ["-S", "-o", src[:-2] + ".s", src], check=True)
+
+
+native = next(a for a in model["abis"] if a["name"] == "x86_64")
+main_c = os.path.join(work, "main.c")
+with open(main_c, "w") as f:
+    f.write(MAIN)
+exe = os.path.join(work, "probe-x86_64")
+out = {}
+
+
+def native_run():
+    subprocess.run(cc(native) + ["-o", exe, main_c, os.path.join(work, "probe-x86_64.c")], check=True)
+    r = subprocess.run([exe], capture_output=True, text=True, check=True)
+    out["numbers"] = r.stdout
+
+
+print(f"probe_abis_compiled {len(compiled)}")
+print(f"probe_abis_skipped {' '.join(skipped) or '-'}")
+print(f"probe_compile_all_ms {median_time(compile_all):.1f}")
+print(f"probe_x86_64_ms {median_time(native_run):.1f}")
+want = {c["name"]: c["numbers"]["x86_64"]["number"] for h in model["headers"] for c in h["commands"]
+        if "x86_64" in c["numbers"]}
+got = dict(line.split() for line in out["numbers"].splitlines())
+bad = [n for n, v in got.items() if int(v) != want.get(n)]
+print(f"probe_x86_64_numbers {len(got)}")
+print(f"probe_x86_64_disagree {len(bad)}")
+rates = []
+for _ in range(runs):
+    r = subprocess.run([exe, "decode"], capture_output=True, text=True, check=True)
+    rates.append(float(r.stderr.split()[1]))
+print(f"probe_lookups_per_s {statistics.median(rates):.0f}")
