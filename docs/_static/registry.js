@@ -107,6 +107,12 @@
 			});
 		});
 		input.addEventListener('input', apply);
+		input.addEventListener('keydown', function (e) {
+			var first = box.querySelector('a.ioc-cmd');
+
+			if (e.key === 'Enter' && first)	/* go to the best match */
+				location.href = first.href;
+		});
 		input.value = new URLSearchParams(location.search).get('q') || '';
 		apply();
 	}

@@ -139,6 +139,14 @@ async function run(page, dataLoads) {
 	});
 	await page.screenshot({ path: path.join(shots, 'command.png'), fullPage: false });
 
+	await check('Enter in the registry filter goes to the best match', async () => {
+		await page.goto(`${base}/registry.html`);
+		await page.fill('#registry-filter', want.toLowerCase());
+		await page.press('#registry-filter', 'Enter');
+		await page.waitForURL(/magic\//);
+		return page.url().includes(expect.page) ? null : `went to ${page.url()}`;
+	});
+
 	/* ------------------------------------------------------------ decoder */
 	const loadsBefore = dataLoads.length;
 	await page.goto(`${base}/decoder.html`);
