@@ -75,9 +75,8 @@ def code_label(text, code):
 
 
 class Site:
-    def __init__(self, model, model_path):
+    def __init__(self, model):
         self.m = model
-        self.model_path = model_path
         self.abis = [a["name"] for a in model["abis"]]
         layouts = {l["name"]: l for l in model["layouts"]}
         self.abi_layout = {a["name"]: layouts[a["layout"]] for a in model["abis"]}
@@ -198,7 +197,8 @@ class Site:
         rows = []
         for v in self.codes:
             for r in v["rows"]:
-                rows.append({"row": r, "code": v, "overlaps": [self.row_ref(i) for i in r["overlaps"]]})
+                rows.append({"row": r, "code": v,
+                             "overlaps": [self.row_ref(i) for i in r["overlaps"]]})
             if not v["rows"]:
                 rows.append({"row": None, "code": v, "overlaps": []})
         return rows
@@ -439,7 +439,7 @@ class Writer:
 
 def render(model_path, src, docs, schema_dir, ioctlgen):
     model = renderlib.load_model(model_path)
-    site = Site(model, model_path)
+    site = Site(model)
     env = renderlib.environment("site")
     env.filters["rst"] = rst_text
     env.filters["title"] = rst_title
@@ -539,8 +539,9 @@ def main():
     site, w = render(a.model, a.src, a.docs, a.schema_dir, a.ioctlgen)
     t1 = time.monotonic()
     if a.html:
+        html_dir = os.path.abspath(a.html)
         doctrees = a.doctrees or os.path.join(os.path.dirname(os.path.abspath(a.src)),
-                                              os.path.basename(os.path.abspath(a.html)) + "-doctrees")
+                                              os.path.basename(html_dir) + "-doctrees")
         sphinx(a.src, a.html, doctrees)
     t2 = time.monotonic()
     print(f"render_site: {len(site.commands)} commands, {len(site.codes)} magic codes, "
