@@ -10,9 +10,12 @@ Writes into OUTDIR:
                        for a header that does not compile on its own in
                        userspace (header-test: false): run then copies the
                        NAMEs' #define lines from the header instead
-  kmod/ioctl_verify.c  kernel module: every number with the kernel's macros
-  kmod/Kbuild
-  utest.c              user program (built -m64 and -m32, static)
+  units                "<n> <header>" per header the guest tests
+  kmod/main.c, kmod/h<n>.c
+                       kernel module: every number with the kernel's macros,
+                       one unit per header (run writes kmod/Kbuild)
+  utest/main.c, utest/u<n>.c
+                       user program (built -m64 and -m32, static), the same
   init                 the initramfs /init script
   expected             the id of every result line the guest must print
 Files are written only when their content changes, so make-style
@@ -29,6 +32,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The ABIs the guest (an x86_64 kernel with IA32 emulation) can run.
 GUEST_ABIS = {"x86_64": "__x86_64__", "i386": "__i386__"}
 KERNEL_ABI = "x86_64"
+# Headers of another kernel ARCH (`arch:` in the model) are only probed.
+GUEST_ARCH = "x86"
 
 
 def die(msg):
@@ -36,7 +41,11 @@ def die(msg):
     sys.exit(1)
 
 
+WRITTEN = set()
+
+
 def write_if_changed(path, text):
+    WRITTEN.add(os.path.abspath(path))
     try:
         with open(path) as f:
             if f.read() == text:
@@ -107,6 +116,7 @@ def main():
             die("%s: the model has no ABI %s" % (model_path, a))
     headers = [{"path": h["path"], "includes": h.get("includes") or [],
                 "header_test": h.get("header-test", True) is not False,
+                "arch": h.get("arch"),
                 "commands": [c for c in cmds if c["hidx"] == i]}
                for i, h in enumerate(model["headers"])]
     ram = ramdisk_bytes(fragment)
@@ -114,6 +124,7 @@ def main():
            "abis": GUEST_ABIS, "kernel_abi": KERNEL_ABI, "ram_bytes": ram}
 
     index = []
+    units = []
     for i, h in enumerate(headers):
         if not h["commands"]:
             continue
@@ -121,11 +132,23 @@ def main():
                          env.get_template("probe.c.j2").render(ctx, header=h))
         index.append("%d %s %s\n" % (i, h["path"], "1" if h["header_test"] else
                                         "0 " + " ".join(c["name"] for c in h["commands"])))
+        if h["arch"] not in (None, GUEST_ARCH):
+            continue
+        # One compilation unit per header, in the module and in the user
+        # test: run leaves out a unit that does not compile and says so.
+        units.append("%d %s\n" % (i, h["path"]))
+        write_if_changed(os.path.join(outdir, "kmod", "h%d.c" % i),
+                         env.get_template("kmod_unit.c.j2").render(ctx, header=h, unit=i))
+        write_if_changed(os.path.join(outdir, "utest", "u%d.c" % i),
+                         env.get_template("utest_unit.c.j2").render(ctx, header=h, unit=i))
     write_if_changed(os.path.join(outdir, "probe", "index"), "".join(index))
-    write_if_changed(os.path.join(outdir, "kmod", "ioctl_verify.c"),
-                     env.get_template("ioctl_verify.c.j2").render(ctx))
-    write_if_changed(os.path.join(outdir, "kmod", "Kbuild"),
-                     "obj-m += ioctl_verify.o typecheck_bad_spelling.o\n")
+    write_if_changed(os.path.join(outdir, "units"), "".join(units))
+    unit_ids = [int(u.split()[0]) for u in units]
+    uctx = dict(ctx, units=[(i, headers[i]["path"]) for i in unit_ids])
+    write_if_changed(os.path.join(outdir, "kmod", "ioctl_verify.h"),
+                     env.get_template("kmod.h.j2").render(uctx))
+    write_if_changed(os.path.join(outdir, "kmod", "main.c"),
+                     env.get_template("kmod_main.c.j2").render(uctx))
     write_if_changed(os.path.join(outdir, "kmod", "typecheck_bad_spelling.c"),
                      env.get_template("typecheck.c.j2").render(ctx, variant="bad-spelling"))
     for v in ("sizeof", "oversize"):
@@ -133,17 +156,28 @@ def main():
                          env.get_template("typecheck.c.j2").render(ctx, variant=v))
         write_if_changed(os.path.join(outdir, "typecheck-" + v, "Kbuild"),
                          "obj-m += typecheck_%s.o\n" % v)
-    write_if_changed(os.path.join(outdir, "utest.c"), env.get_template("utest.c.j2").render(ctx))
+    write_if_changed(os.path.join(outdir, "utest", "utest.h"),
+                     env.get_template("utest.h.j2").render(uctx))
+    write_if_changed(os.path.join(outdir, "utest", "main.c"),
+                     env.get_template("utest_main.c.j2").render(uctx))
     write_if_changed(os.path.join(outdir, "init"), env.get_template("init.j2").render(ctx))
 
+    guest = [c for c in cmds if headers[c["hidx"]]["arch"] in (None, GUEST_ARCH)]
     expected = ["boot", "kernel module loaded"]
-    expected += ["kernel %s" % c["name"] for c in cmds]
+    expected += ["kernel <%s> %s" % (c["header"], c["name"]) for c in guest]
     for abi in GUEST_ABIS:
-        expected += ["%s %s" % (abi, c["name"]) for c in cmds]
+        expected += ["%s <%s> %s" % (abi, c["header"], c["name"]) for c in guest]
         expected += ["%s ioctl %s" % (abi, t) for t in
                      ("BLKGETSIZE64", "BLKBSZSET", "BLKBSZGET", "FIONREAD", "TCGETS")]
     write_if_changed(os.path.join(outdir, "expected"), "".join(e + "\n" for e in expected))
 
+    # Sources of an earlier model (a header gone, a unit renumbered) go.
+    for sub in ("kmod", "utest", "probe"):
+        d = os.path.join(outdir, sub)
+        for name in os.listdir(d):
+            path = os.path.abspath(os.path.join(d, name))
+            if name.endswith((".c", ".h")) and path not in WRITTEN:
+                os.remove(path)
 
 if __name__ == "__main__":
     main()
