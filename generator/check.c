@@ -573,44 +573,79 @@ static void find_collisions(struct registry *reg)
 	}
 }
 
-/* One warning per set of names, however many ABIs share it. */
+struct shared {
+	char *names;	/* "A, B": the commands of one collision */
+	size_t i;	/* its index in reg->collisions */
+};
+
+static int shared_cmp(const void *pa, const void *pb)
+{
+	const struct shared *a = pa, *b = pb;
+	int c = strcmp(a->names, b->names);
+
+	if (c)
+		return c;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int shared_first_cmp(const void *pa, const void *pb)
+{
+	const struct shared *a = *(const struct shared *const *)pa;
+	const struct shared *b = *(const struct shared *const *)pb;
+
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/*
+ * One warning per set of commands that share a number, listing every ABI
+ * where they do, in the order the sets first appear.  Sorting the sets by
+ * their names keeps this n log n: comparing every pair made check
+ * quadratic in the number of collisions (seen by make bench).
+ */
 static void warn_collisions(struct registry *reg)
 {
-	char **keys = xrealloc(NULL, (reg->n_collisions + 1) * sizeof(*keys));
+	size_t n = reg->n_collisions, n_first = 0;
+	struct shared *v = xrealloc(NULL, (n + 1) * sizeof(*v));
+	struct shared **first = xrealloc(NULL, (n + 1) * sizeof(*first));
 
-	for (size_t i = 0; i < reg->n_collisions; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct collision *col = &reg->collisions[i];
-		struct strbuf names = { 0 }, abis = { 0 };
+		struct strbuf names = { 0 };
+
+		for (size_t k = 0; k < col->n_cmds; k++)
+			sb_printf(&names, "%s%s", k ? ", " : "", col->cmds[k]->name);
+		v[i] = (struct shared){ names.buf, i };
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), shared_cmp);
+	for (size_t g = 0; g < n; g++)
+		if (g == 0 || strcmp(v[g].names, v[g - 1].names))
+			first[n_first++] = &v[g];
+	if (n_first)
+		qsort(first, n_first, sizeof(*first), shared_first_cmp);
+	for (size_t f = 0; f < n_first; f++) {
+		const struct shared *head = first[f];
+		const struct collision *col = &reg->collisions[head->i];
 		const struct command *last = col->cmds[0];
-		bool accepted = false, seen = false;
+		struct strbuf abis = { 0 };
+		bool accepted = false;
 
 		for (size_t k = 0; k < col->n_cmds; k++) {
-			sb_printf(&names, "%s%s", k ? ", " : "", col->cmds[k]->name);
 			accepted |= (col->cmds[k]->accept & ACCEPT_SHARED_NUMBER) != 0;
 			if (col->cmds[k] > last)
 				last = col->cmds[k];
 		}
-		keys[i] = names.buf;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(keys[j], names.buf);
-		if (seen)
-			continue;
-		for (size_t j = i; j < reg->n_collisions; j++) {
-			const struct collision *o = &reg->collisions[j];
-			struct strbuf on = { 0 };
-
-			for (size_t k = 0; k < o->n_cmds; k++)
-				sb_printf(&on, "%s%s", k ? ", " : "", o->cmds[k]->name);
-			if (!strcmp(on.buf, names.buf))
-				sb_printf(&abis, "%s%s 0x%08x", abis.len ? ", " : "", o->abi->name, o->number);
-			sb_release(&on);
-		}
-		WARN(reg, last->mark, "shared-number", accepted, "%s share a number: %s", names.buf, abis.buf);
+		for (const struct shared *o = head; o < v + n && !strcmp(o->names, head->names); o++)
+			sb_printf(&abis, "%s%s 0x%08x", abis.len ? ", " : "",
+				  reg->collisions[o->i].abi->name, reg->collisions[o->i].number);
+		WARN(reg, last->mark, "shared-number", accepted, "%s share a number: %s", head->names,
+		     abis.buf);
 		sb_release(&abis);
 	}
-	for (size_t i = 0; i < reg->n_collisions; i++)
-		free(keys[i]);
-	free(keys);
+	for (size_t i = 0; i < n; i++)
+		free(v[i].names);
+	free(first);
+	free(v);
 }
 
 void registry_check(struct registry *reg)
