@@ -336,13 +336,18 @@ static void compute_numbers(struct registry *reg)
 					continue;
 				}
 				if (size > max_size) {
+					bool accepted = c->accept & ACCEPT_SIZE_OVERFLOW;
+
 					if (!overflow_reported)
-						ERR(reg, c->legacy ? c->legacy->spell_mark : c->type_mark,
-						    "size-overflow",
-						    "%s: '%s' is %u bytes on %s, more than the %u-bit size field of layout '%s' holds",
-						    c->name, t, size, abi->name, ls->size_bits, ls->name);
+						diag_add(&reg->diags, c->legacy ? c->legacy->spell_mark : c->type_mark,
+							 accepted ? SEV_WARNING : SEV_ERROR, "size-overflow", accepted,
+							 "%s: '%s' is %u bytes on %s, more than the %u-bit size field of layout '%s' holds",
+							 c->name, t, size, abi->name, ls->size_bits, ls->name);
 					overflow_reported = true;
-					continue;
+					/* Accepted: the number is what the macros make of it,
+					 * size bits spilling into the dir field included. */
+					if (!accepted)
+						continue;
 				}
 				num->present = true;
 				num->variable_size = c->size_param != NULL;

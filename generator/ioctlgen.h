@@ -151,6 +151,9 @@ enum accept_rule {
 	ACCEPT_UNREGISTERED_MAGIC = 1 << 1,
 	ACCEPT_SHARED_NUMBER = 1 << 2,
 	ACCEPT_OVERLAP = 1 << 3,
+	/* an error unless accepted: the kernel really passes a type too big
+	 * for some layout's size field, and its number spills into dir bits */
+	ACCEPT_SIZE_OVERFLOW = 1 << 4,
 };
 
 struct legacy {

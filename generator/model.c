@@ -135,11 +135,11 @@ static void ksource(struct json *j, struct mark m)
 static void accept_list(struct json *j, unsigned int mask)
 {
 	static const char *const names[] = { "outside-range", "unregistered-magic", "shared-number",
-					     "overlap" };
-	const char *v[4];
+					     "overlap", "size-overflow" };
+	const char *v[5];
 	size_t n = 0;
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (mask & (1u << i))
 			v[n++] = names[i];
 	kstrlist(j, "accept", v, n);

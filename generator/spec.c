@@ -314,6 +314,7 @@ static unsigned int get_accept(struct loader *L, const struct ynode *map, unsign
 {
 	static const struct { const char *name; unsigned int bit; } rules[] = {
 		{ "outside-range", ACCEPT_OUTSIDE_RANGE },
+		{ "size-overflow", ACCEPT_SIZE_OVERFLOW },
 		{ "unregistered-magic", ACCEPT_UNREGISTERED_MAGIC },
 		{ "shared-number", ACCEPT_SHARED_NUMBER },
 		{ "overlap", ACCEPT_OVERLAP },
@@ -735,7 +736,7 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 	if ((n = ymap_get(m, "legacy")))
 		load_legacy(L, c, n);
 	c->accept = get_accept(L, m, ACCEPT_OUTSIDE_RANGE | ACCEPT_UNREGISTERED_MAGIC |
-				  ACCEPT_SHARED_NUMBER);
+				  ACCEPT_SHARED_NUMBER | ACCEPT_SIZE_OVERFLOW);
 
 	/* What the argument is: exactly one of type, size-param, legacy (or nothing for _IO). */
 	if (c->legacy) {
