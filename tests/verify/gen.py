@@ -17,6 +17,7 @@ Writes into OUTDIR:
   utest/main.c, utest/u<n>.c
                        user program (built -m64 and -m32, static), the same
   init                 the initramfs /init script
+  abis                 "<abi> <gcc flag>" per ABI the guest runs
   expected             the id of every result line the guest must print
 Files are written only when their content changes, so make-style
 timestamps stay meaningful.
@@ -30,7 +31,11 @@ import jinja2
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The ABIs the guest (an x86_64 kernel with IA32 emulation) can run.
-GUEST_ABIS = {"x86_64": "__x86_64__", "i386": "__i386__"}
+# name: (the C condition that selects it, gcc flag); x32 only when the
+# model has it.
+GUEST_ABIS = {"x86_64": ("defined(__x86_64__) && !defined(__ILP32__)", "-m64"),
+              "i386": ("defined(__i386__)", "-m32"),
+              "x32": ("defined(__x86_64__) && defined(__ILP32__)", "-mx32")}
 KERNEL_ABI = "x86_64"
 # Headers of another kernel ARCH (`arch:` in the model) are only probed.
 GUEST_ARCH = "x86"
@@ -111,7 +116,7 @@ def main():
 
     cmds = commands(model)
     abis = [a["name"] for a in model["abis"] if a["name"] in GUEST_ABIS]
-    for a in GUEST_ABIS:
+    for a in ("x86_64", "i386"):
         if a not in abis:
             die("%s: the model has no ABI %s" % (model_path, a))
     headers = [{"path": h["path"], "includes": h.get("includes") or [],
@@ -121,7 +126,7 @@ def main():
                for i, h in enumerate(model["headers"])]
     ram = ramdisk_bytes(fragment)
     ctx = {"model": model_path, "headers": headers, "commands": cmds,
-           "abis": GUEST_ABIS, "kernel_abi": KERNEL_ABI, "ram_bytes": ram}
+           "abis": {a: GUEST_ABIS[a] for a in abis}, "kernel_abi": KERNEL_ABI, "ram_bytes": ram}
 
     index = []
     units = []
@@ -165,10 +170,12 @@ def main():
     guest = [c for c in cmds if headers[c["hidx"]]["arch"] in (None, GUEST_ARCH)]
     expected = ["boot", "kernel module loaded"]
     expected += ["kernel <%s> %s" % (c["header"], c["name"]) for c in guest]
-    for abi in GUEST_ABIS:
+    for abi in abis:
         expected += ["%s <%s> %s" % (abi, c["header"], c["name"]) for c in guest]
         expected += ["%s ioctl %s" % (abi, t) for t in
                      ("BLKGETSIZE64", "BLKBSZSET", "BLKBSZGET", "FIONREAD", "TCGETS")]
+    write_if_changed(os.path.join(outdir, "abis"),
+                     "".join("%s %s\n" % (a, GUEST_ABIS[a][1]) for a in abis))
     write_if_changed(os.path.join(outdir, "expected"), "".join(e + "\n" for e in expected))
 
     # Sources of an earlier model (a header gone, a unit renumbered) go.
