@@ -91,12 +91,19 @@ def source_path(build, header):
     return os.path.join(build, KSRC_UAPI, header["path"])
 
 
+def userspace_include(path):
+    """How userspace includes a header: asm-generic/X.h through <asm/X.h>."""
+    if path.startswith("asm-generic/"):
+        return "asm/" + path[len("asm-generic/"):]
+    return path
+
+
 def prelude(header):
     """The #include lines every probe of this header starts with."""
     lines = ["#include <linux/ioctl.h>", "#include <stddef.h>"]
     lines += [f"#include <{inc}>" for inc in header.get("includes") or []]
     if header.get("header-test", True):
-        lines.append(f"#include <{header['path']}>")
+        lines.append(f"#include <{userspace_include(header['path'])}>")
     return lines
 
 
@@ -110,8 +117,22 @@ def compiler(abi, build):
     return [abi["cc"], *abi["cflags"], "-I", inc]
 
 
-def exported(abi, header, build):
-    return os.path.exists(os.path.join(build, "uapi", abi["arch"], "include", header["path"]))
+def unusable(abi, header, build):
+    """Why userspace of this ABI cannot include the header, or None."""
+    inc = os.path.join(build, "uapi", abi["arch"], "include")
+    path = userspace_include(header["path"])
+    if not os.path.exists(os.path.join(inc, path)):
+        return f"ARCH={abi['arch']} does not export {path}"
+    if path == header["path"]:
+        return None
+    # <asm/X.h> of this ARCH must pull in asm-generic/X.h.
+    rc, out, err = run(compiler(abi, build) + ["-M", "-x", "c", "-"], f"#include <{path}>\n")
+    if rc != 0:
+        raise RuntimeError(f"{abi['name']}: cannot preprocess <{path}>: {err.strip()}")
+    deps = {os.path.normpath(d) for d in out.replace("\\\n", " ").split()}
+    if os.path.normpath(os.path.abspath(os.path.join(inc, header["path"]))) not in deps:
+        return f"<{path}> of ARCH={abi['arch']} does not include {header['path']}"
+    return None
 
 
 def defined_macros(abi, header, build):
@@ -315,8 +336,9 @@ def check_numbers(tap, model, build, label=""):
                 cmds = [c for c in h["commands"] if not c["reserved"]]
                 if not cmds or not applies(h, abi):
                     continue
-                if not exported(abi, h, build):
-                    unexported[abi["name"]].append((h, cmds))
+                why = unusable(abi, h, build)
+                if why:
+                    unexported[abi["name"]].append((h, cmds, why))
                     continue
                 probes.append(Probe(abi, h, cmds, f"h{k}"))
             for i in range(0, len(probes), CHUNK):
@@ -332,12 +354,12 @@ def check_numbers(tap, model, build, label=""):
         for abi in model["abis"]:
             name = abi["name"]
             bad, n_num, n_abs, n_hdr = [], 0, 0, 0
-            for h, cmds in unexported[name]:
+            for h, cmds, why in unexported[name]:
                 for c in cmds:
                     if name in c["numbers"]:
                         bad.append(f"{c['name']} on {name}: model "
                                    f"{c['numbers'][name]['number']:#010x}, gcc: not defined, "
-                                   f"ARCH={abi['arch']} does not export {h['path']}")
+                                   f"{why}")
                         n_num += 1
                     else:
                         n_abs += 1
@@ -356,13 +378,54 @@ def check_numbers(tap, model, build, label=""):
     return all_bad
 
 
+IOC_ROOTS = {"_IO", "_IOR", "_IOW", "_IOWR", "_IOC", "_IOR_BAD", "_IOW_BAD", "_IOWR_BAD"}
+
+
+def ioctl_macros(macros):
+    """The macros whose expansion reaches an _IO*() call, with their body tokens."""
+    bodies = {}
+    for name, line in macros.items():
+        m = re.match(r'#define [A-Za-z_]\w*(\([^)]*\))? ?(.*)$', line)
+        bodies[name] = set(re.findall(r'[A-Za-z_]\w*', m.group(2) if m else ""))
+    reach = set(IOC_ROOTS)
+    changed = True
+    while changed:
+        changed = False
+        for name, toks in bodies.items():
+            if name not in reach and toks & reach:
+                reach.add(name)
+                changed = True
+    return {n: bodies[n] for n in reach - IOC_ROOTS if n in bodies}
+
+
+def left_out(model):
+    """{(header, arch): {name, ...}} from the importer's SPEC/left-out.txt."""
+    out = {}
+    spec = model.get("spec-dir")
+    path = os.path.join(spec, "left-out.txt") if spec else None
+    if not path or not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r'([^\s#:]+):\d+ (?:\[(\w+)\] )?([A-Za-z_]\w*)', line)
+            if m:
+                out.setdefault((m.group(1), m.group(2)), set()).add(m.group(3))
+    return out
+
+
 def check_coverage(tap, model, build, label=""):
-    """Every _IO* #define of each header is registered; reserved == undefined
-    (on the header's reference ABI: the first ABI it applies to)."""
+    """Every ioctl #define of each header is registered or left out by the
+    importer, and reserved exactly when the preprocessor leaves it undefined
+    (on the header's reference ABI: the first ABI it applies to).  An ioctl
+    #define is one written with _IO*() (found by a regular expression, also
+    under #if 0 or in comments), or a macro of the header whose expansion
+    reaches _IO*() through other macros (DRM_IOWR) and that no other such
+    macro of the header uses (those are helpers)."""
     registered = {}
     for h in model["headers"]:
         for c in h["commands"]:
             registered.setdefault(c["name"], []).append((h["path"], c["reserved"]))
+    skipped = left_out(model)
 
     def one(h):
         abi = next((a for a in model["abis"] if applies(h, a)), None)
@@ -384,10 +447,18 @@ def check_coverage(tap, model, build, label=""):
                 problems_all.append(str(e))
                 continue
             text = re.sub(r'\\\n', ' ', text)
+            written = set(re.findall(r'#\s*define\s+([A-Za-z_]\w*)', text))
             in_header = []
             for m in IO_DEFINE.finditer(text):
                 if m.group(1) not in in_header:
                     in_header.append(m.group(1))
+            reach = {n: t for n, t in ioctl_macros(macros).items()
+                     if n in written and not n.startswith("_")}
+            used = set().union(*reach.values()) if reach else set()
+            for name in sorted(reach):
+                if name not in in_header and name not in used:
+                    in_header.append(name)
+            gone = skipped.get((h["path"], header_arch(h)), set())
             mine = {c["name"]: c for c in h["commands"]}
             problems = []
             for name in in_header:
@@ -397,16 +468,22 @@ def check_coverage(tap, model, build, label=""):
                         problems.append(f"{name}: {'defined' if active else 'not defined'} by "
                                         f"{h['path']} but registered with reserved: "
                                         f"{str(mine[name]['reserved']).lower()}")
+                elif name in gone:
+                    continue
                 elif active or not any(not r for _, r in registered.get(name, [])):
-                    problems.append(f"{name}: defined in {path} but not in {h['spec']}")
+                    problems.append(f"{name}: defined in {path} but not in {h['spec']} "
+                                    f"(nor in left-out.txt)")
             for name, c in mine.items():
-                if name not in in_header:
+                if name not in written:
                     problems.append(f"{name}: registered in {h['spec']} but {path} has no "
-                                    f"_IO* #define of it")
+                                    f"#define of it")
+                elif not c["reserved"] and name not in macros:
+                    problems.append(f"{name}: registered in {h['spec']} but {h['path']} does "
+                                    f"not define it")
             tap.check(not problems, f"{label}{h['path']}"
                       f"{' (' + header_arch(h) + ')' if header_arch(h) else ''}: its "
-                      f"{len(in_header)} _IO* #defines are registered, reserved exactly when "
-                      f"not compiled", problems)
+                      f"{len(in_header)} ioctl #defines are registered or left out, reserved "
+                      f"exactly when not compiled", problems)
             problems_all += problems
     return problems_all
 
