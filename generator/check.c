@@ -462,6 +462,19 @@ struct slot {
 	unsigned int nr_arg;
 };
 
+/*
+ * Spec order of two commands.  Never compare command pointers across
+ * headers: each header's commands are a separate allocation, so their
+ * addresses follow the heap, not the spec (the order files were found on
+ * disk showed in the output).  reg->headers is one array sorted by path.
+ */
+static int spec_order(const struct command *a, const struct command *b)
+{
+	if (a->header != b->header)
+		return a->header < b->header ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
 static int slot_cmp(const void *pa, const void *pb)
 {
 	const struct slot *a = pa, *b = pb;
@@ -472,7 +485,7 @@ static int slot_cmp(const void *pa, const void *pb)
 		return a->size < b->size ? -1 : 1;
 	/* spec order within one number */
 	if (a->cmd != b->cmd)
-		return a->cmd < b->cmd ? -1 : 1;
+		return spec_order(a->cmd, b->cmd);
 	return a->nr_arg < b->nr_arg ? -1 : a->nr_arg > b->nr_arg;
 }
 
@@ -637,7 +650,7 @@ static void warn_collisions(struct registry *reg)
 
 		for (size_t k = 0; k < col->n_cmds; k++) {
 			accepted |= (col->cmds[k]->accept & ACCEPT_SHARED_NUMBER) != 0;
-			if (col->cmds[k] > last)
+			if (spec_order(col->cmds[k], last) > 0)
 				last = col->cmds[k];
 		}
 		for (const struct shared *o = head; o < v + n && !strcmp(o->names, head->names); o++)

@@ -30,6 +30,9 @@ static int entry_cmp(const void *pa, const void *pb)
 
 	if (a->key != b->key)
 		return a->key < b->key ? -1 : 1;
+	/* spec order: headers are one array, a header's commands another */
+	if (a->cmd->header != b->cmd->header)
+		return a->cmd->header < b->cmd->header ? -1 : 1;
 	return a->cmd < b->cmd ? -1 : a->cmd > b->cmd;
 }
 
