@@ -128,6 +128,15 @@ fixture "$d" linux/kvm.h
 } >>"$d/headers/linux/kvm.yaml"
 fixture "$d" asm/ioctls.h asm/termbits.h
 cmd TCGETS2 read "\"'T'\"" 0x2A "struct termios2" >>"$d/headers/asm/ioctls.yaml"
+# asm-generic/ioctls.h reaches userspace through <asm/ioctls.h>, which only x86 and
+# arm64 of the nine let include it; sparc's own defines TIOCGPTN with another number.
+fixture "$d" asm-generic/ioctls.h
+cmd TIOCGPTN read "\"'T'\"" 0x30 "unsigned int" >>"$d/headers/asm-generic/ioctls.yaml"
+mkdir -p "$d/headers/arch/sparc/asm"
+{
+	printf '%s\nheader: asm/ioctls.h\narch: sparc\ndoc: A test header.\ncommands:\n' "$spdx"
+	cmd TIOCGPTN read "\"'t'\"" 134 "unsigned int"
+} >"$d/headers/arch/sparc/asm/ioctls.yaml"
 if tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1; then
 	/usr/bin/python3 - "$d/out" >"$d.diff" <<'PY'
 import os
@@ -137,8 +146,10 @@ import yaml
 
 all3 = ["KVM_GET_API_VERSION", "KVM_GET_PIT2", "KVM_GET_REGS"]
 want = {"x86_64": [], "i386": [], "x32": [], "arm64": ["KVM_GET_PIT2"],
-        "powerpc64le": ["KVM_GET_PIT2", "TCGETS2"], "mips": ["KVM_GET_PIT2"],
-        "sparc64": all3, "alpha": all3, "parisc": all3}
+        "powerpc64le": ["KVM_GET_PIT2", "TCGETS2", "TIOCGPTN"],
+        "mips": ["KVM_GET_PIT2", "TIOCGPTN"],
+        "sparc64": all3 + ["asm-generic/ioctls.h:TIOCGPTN"],
+        "alpha": all3 + ["TIOCGPTN"], "parisc": all3 + ["TIOCGPTN"]}
 bad = 0
 for abi in sorted(os.listdir(sys.argv[1])):
     if not abi.endswith(".yaml"):
@@ -151,9 +162,9 @@ for abi in sorted(os.listdir(sys.argv[1])):
 sys.exit(bad)
 PY
 	if [ $? -eq 0 ]; then
-		ok "absent commands: an unexported header, an x86-only type, a macro powerpc lacks"
+		ok "absent commands: an unexported header, an x86-only type, a macro powerpc lacks, asm-generic"
 	else
-		fail "absent commands: an unexported header, an x86-only type, a macro powerpc lacks" "$d.diff"
+		fail "absent commands: an unexported header, an x86-only type, a macro powerpc lacks, asm-generic" "$d.diff"
 	fi
 else
 	fail "absent commands: tools/measure-sizes runs on the fixture" "$d.log"
