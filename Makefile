@@ -190,6 +190,7 @@ $(B)/asan/test-%: tests/unit/test-%.c $(B)/asan/libioctlgen.a
 	$(quiet) LD $@
 	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) -Igenerator -o $@ $< $(B)/asan/libioctlgen.a $(YAML_LIBS)
 
+.PHONY: sanitizers
 sanitizers: $(B)/asan/ioctlgen $(UNIT_PROGS:$(B)/%=$(B)/asan/%)
 
 -include $(ASAN_LIB_OBJ:.o=.d) $(ASAN_CLI_OBJ:.o=.d)
