@@ -2,8 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The committed spec/sizes/*.yaml must be what the compilers measure today.
 # Remeasure into a temporary directory with tools/measure-sizes and compare
-# every type of every ABI; a difference names the type, the ABI and both
-# sizes.  TAP lines on stdout.  Usage: tests/sizes-fresh.sh [SPEC_DIR BUILD_DIR]
+# every type and the absent commands of every ABI; a difference names the
+# type or command, the ABI and both values.  Then fixture specs: commands
+# absent on some of the nine ABIs for each reason measure-sizes knows (an
+# unexported header, an arch-only type, a macro an ARCH lacks, an
+# asm-generic header its <asm/...> does not include), and mistakes that must
+# be errors, never absences.  TAP lines on stdout.
+# Usage: tests/sizes-fresh.sh [SPEC_DIR BUILD_DIR]
 set -u
 spec=${1:-spec}
 build=${2:-build}
