@@ -133,6 +133,10 @@ fixture "$d" linux/kvm.h
 } >>"$d/headers/linux/kvm.yaml"
 fixture "$d" asm/ioctls.h asm/termbits.h
 cmd TCGETS2 read "\"'T'\"" 0x2A "struct termios2" >>"$d/headers/asm/ioctls.yaml"
+# An include of a header the ARCH does not export: the cross gcc of alpha and parisc
+# would find the host's /usr/include/linux/kvm.h; that must not make BLKPG present.
+fixture "$d" linux/blkpg.h linux/kvm.h
+cmd BLKPG none 0x12 105 >>"$d/headers/linux/blkpg.yaml"
 # asm-generic/ioctls.h reaches userspace through <asm/ioctls.h>, which only x86 and
 # arm64 of the nine let include it; sparc's own defines TIOCGPTN with another number.
 fixture "$d" asm-generic/ioctls.h
@@ -153,8 +157,8 @@ all3 = ["KVM_GET_API_VERSION", "KVM_GET_PIT2", "KVM_GET_REGS"]
 want = {"x86_64": [], "i386": [], "x32": [], "arm64": ["KVM_GET_PIT2"],
         "powerpc64le": ["KVM_GET_PIT2", "TCGETS2", "TIOCGPTN"],
         "mips": ["KVM_GET_PIT2", "TIOCGPTN"],
-        "sparc64": all3 + ["asm-generic/ioctls.h:TIOCGPTN"],
-        "alpha": all3 + ["TIOCGPTN"], "parisc": all3 + ["TIOCGPTN"]}
+        "sparc64": ["BLKPG"] + all3 + ["asm-generic/ioctls.h:TIOCGPTN"],
+        "alpha": ["BLKPG"] + all3 + ["TIOCGPTN"], "parisc": ["BLKPG"] + all3 + ["TIOCGPTN"]}
 bad = 0
 for abi in sorted(os.listdir(sys.argv[1])):
     if not abi.endswith(".yaml"):
