@@ -4,6 +4,7 @@
  * is wrong; warnings describe the kernel as it really is and can be accepted
  * entry by entry (accept: [...]).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,12 +51,25 @@ static int str_key_cmp(const void *key, const void *elem)
 	return strcmp(key, *(const char *const *)elem);
 }
 
+static bool absent(const struct abi *abi, const char *key)
+{
+	return bsearch(key, abi->absent, abi->n_absent, sizeof(*abi->absent), str_key_cmp) != NULL;
+}
+
+/* absent: lists NAME, or header:NAME when only one header's NAME is missing
+ * (asm-generic/ioctls.h:TCGETS2 on sparc, whose own asm/ioctls.h has one). */
 bool abi_has(const struct abi *abi, const struct command *c)
 {
+	char key[512];
+
 	if (c->header->arch && (!abi->arch || strcmp(c->header->arch, abi->arch)))
 		return false;
-	return !abi->n_absent ||
-	       !bsearch(c->name, abi->absent, abi->n_absent, sizeof(*abi->absent), str_key_cmp);
+	if (!abi->n_absent)
+		return true;
+	if (absent(abi, c->name))
+		return false;
+	snprintf(key, sizeof(key), "%s:%s", c->header->path, c->name);
+	return !absent(abi, key);
 }
 
 /* ------------------------------------------------------------ names */
