@@ -30,12 +30,13 @@
 		var rw = L.read | L.write;
 		var dir = field(n, L['dir-shift'], L['dir-bits']);
 		var size = field(n, L['size-shift'], L['size-bits']);
+		var bits = size;	/* what the size field holds */
 
 		if (L['xsize-bits']) {
 			/* sparc: the size overlaps _IOC_NONE; read only with r/w */
 			if (dir & rw) {
 				dir &= rw;
-				size = field(n, L['size-shift'], L['xsize-bits']);
+				bits = size = field(n, L['size-shift'], L['xsize-bits']);
 			} else {
 				size = 0;
 			}
@@ -44,7 +45,8 @@
 			dir: dir,
 			type: field(n, L['type-shift'], L['type-bits']),
 			nr: field(n, L['nr-shift'], L['nr-bits']),
-			size: size
+			size: size,
+			sizeBits: bits
 		};
 	}
 
@@ -191,7 +193,10 @@
 			rows.push('<tr data-abi="' + esc(L.name) + '"><td>' + esc(L.name) + '<br><small>' +
 				esc(L.layout) + '</small></td><td>' + esc(dirName(f.dir, L)) +
 				'</td><td>' + typeCell(f.type) + '</td><td>' + f.nr + ' <small>(' + hex(f.nr, 2) +
-				')</small></td><td>' + f.size + '</td><td>' + cmdCell(ks) + '</td></tr>');
+				')</small></td><td>' + f.size + (f.sizeBits !== f.size ?
+				' <small>(the size bits hold ' + f.sizeBits + ', but _IOC_SIZE reads 0 ' +
+				'without a read or write bit)</small>' : '') + '</td><td>' + cmdCell(ks) +
+				'</td></tr>');
 		});
 		list = Object.keys(names);
 		out.innerHTML = '<p class="ioc-summary"><code>' + hex(n, 8) + '</code> = ' + n + ': ' +
@@ -239,6 +244,7 @@
 		f = fields(n, L);
 		return {
 			dir: dirName(f.dir, L), type: f.type, nr: f.nr, size: f.size,
+			sizeBits: f.sizeBits,
 			names: matches(n, i, f).map(function (k) { return D.commands[k][NAME]; })
 		};
 	}
