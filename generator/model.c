@@ -41,10 +41,17 @@ static void jstr(struct json *j, const char *s)
 			sb_puts(sb, "\\r");
 			break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20) {
 				sb_printf(sb, "\\u%04x", *p);
-			else
-				sb_putc(sb, (char)*p);
+			} else {
+				/* the run of characters that need no escape, at once */
+				size_t run = 1;
+
+				while (p[run] >= 0x20 && p[run] != '"' && p[run] != '\\')
+					run++;
+				sb_add(sb, (const char *)p, run);
+				p += run - 1;
+			}
 		}
 	}
 	sb_putc(sb, '"');
@@ -52,6 +59,13 @@ static void jstr(struct json *j, const char *s)
 
 static void indent(struct json *j)
 {
+	static const char nl[] = "\n                                                ";
+	size_t n = 1 + 2 * (size_t)j->depth;
+
+	if (n < sizeof(nl)) {
+		sb_add(j->sb, nl, n);
+		return;
+	}
 	sb_putc(j->sb, '\n');
 	for (int i = 0; i < j->depth; i++)
 		sb_puts(j->sb, "  ");

@@ -134,13 +134,17 @@ void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	/* One pass when the text fits the room left, the usual case. */
+	grow(&sb->buf, &sb->cap, sb->len + 64, 1);
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
 	va_end(ap);
-	grow(&sb->buf, &sb->cap, sb->len + (size_t)n + 1, 1);
-	va_start(ap, fmt);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n >= sb->cap - sb->len) {
+		grow(&sb->buf, &sb->cap, sb->len + (size_t)n + 1, 1);
+		va_start(ap, fmt);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	sb->len += (size_t)n;
 }
 
