@@ -202,12 +202,18 @@ class Probe:
 
 def value_of(abi, header, c, build, macros, work):
     """gcc's value of a command the model says is absent but the header defines:
-    (number, None), or (None, why it does not compile)."""
+    (number, None); (None, why it does not compile); or (number, why) when the
+    header defines it without _IOC, so it is no ioctl-macro command there."""
     lines = prelude(header)
     if macros is not None and c["name"] in macros:
         lines.append(macros[c["name"]])
     lines += ["void f(void);", "void f(void)", "{",
               emit("N", 0, f"(unsigned int)({call(c)})"), "}"]
+    # The same with _IOC replaced: a number that does not change was not
+    # built by the ioctl macros (soundcard.h's own encoding on sparc).
+    lines += ["#undef _IOC", "#define _IOC(d, t, n, s) 0x5a5a5a5aU",
+              "void g(void);", "void g(void)", "{",
+              emit("N", 1, f"(unsigned int)({call(c)})"), "}"]
     src = os.path.join(work, f"absent-{c['name']}.c")
     with open(src, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
@@ -216,8 +222,10 @@ def value_of(abi, header, c, build, macros, work):
         msgs = [l for l in err.splitlines() if "error" in l]
         return None, (msgs[0] if msgs else err.strip())
     with open(src[:-2] + ".s", encoding="utf-8") as f:
-        found = [int(v) & 0xffffffff for t, _, v in MARK.findall(f.read()) if t == "N"]
-    return (found[0] if found else None), None
+        found = {int(i): int(v) & 0xffffffff for t, i, v in MARK.findall(f.read()) if t == "N"}
+    if 0 in found and found.get(1) == found[0]:
+        return found[0], "defined without the ioctl macros"
+    return found.get(0), None
 
 
 def broken_commands(stderr):
