@@ -37,7 +37,7 @@ GUEST_ABIS = {"x86_64": ("defined(__x86_64__) && !defined(__ILP32__)", "-m64"),
               "i386": ("defined(__i386__)", "-m32"),
               "x32": ("defined(__x86_64__) && defined(__ILP32__)", "-mx32")}
 KERNEL_ABI = "x86_64"
-# Headers of another kernel ARCH (`arch:` in the model) are only probed.
+# Headers of another kernel ARCH are left out: no x86 compiler sees them.
 GUEST_ARCH = "x86"
 
 
@@ -72,6 +72,15 @@ def ramdisk_bytes(fragment):
             if m:
                 return int(m.group(1)) * 1024
     die("%s: no CONFIG_BLK_DEV_RAM_SIZE" % fragment)
+
+
+def header_arch(h):
+    """The kernel ARCH of a header exported from arch/<arch>/include/uapi
+    (`arch:` in its spec, spec/headers/arch/<arch>/...), else None."""
+    if h.get("arch"):
+        return h["arch"]
+    m = re.search(r"(?:^|/)headers/arch/([^/]+)/", h.get("spec", ""))
+    return m.group(1) if m else None
 
 
 def commands(model):
@@ -112,6 +121,8 @@ def main():
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["hex"] = lambda n: "0x%08x" % n
+    # A header that exists under include/uapi (not a libc one like sys/time.h).
+    env.tests["uapi"] = lambda inc: "/" in inc and not inc.startswith(("sys/", "bits/", "netinet/", "arpa/", "net/"))
     env.filters["cstr"] = lambda s: '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
     cmds = commands(model)
@@ -121,7 +132,7 @@ def main():
             die("%s: the model has no ABI %s" % (model_path, a))
     headers = [{"path": h["path"], "includes": h.get("includes") or [],
                 "header_test": h.get("header-test", True) is not False,
-                "arch": h.get("arch"),
+                "arch": header_arch(h),
                 "commands": [c for c in cmds if c["hidx"] == i]}
                for i, h in enumerate(model["headers"])]
     ram = ramdisk_bytes(fragment)
@@ -133,12 +144,12 @@ def main():
     for i, h in enumerate(headers):
         if not h["commands"]:
             continue
+        if h["arch"] not in (None, GUEST_ARCH):
+            continue    # another ARCH's header: x86 compilers cannot check it
         write_if_changed(os.path.join(outdir, "probe", "%d.c" % i),
                          env.get_template("probe.c.j2").render(ctx, header=h))
         index.append("%d %s %s\n" % (i, h["path"], "1" if h["header_test"] else
                                         "0 " + " ".join(c["name"] for c in h["commands"])))
-        if h["arch"] not in (None, GUEST_ARCH):
-            continue
         # One compilation unit per header, in the module and in the user
         # test: run leaves out a unit that does not compile and says so.
         units.append("%d %s\n" % (i, h["path"]))
