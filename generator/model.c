@@ -303,6 +303,7 @@ static void write_headers(struct json *j, const struct registry *reg)
 
 		open_(j, NULL, '{');
 		kstr(j, "path", hd->path);
+		kstr(j, "arch", hd->arch);
 		kstr(j, "spec", hd->spec);
 		kstr(j, "doc", hd->doc);
 		kstrlist(j, "includes", hd->includes, hd->n_includes);

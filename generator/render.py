@@ -45,7 +45,7 @@ class RenderError(Exception):
 
 class Output:
     """One rendered file: its kernel path, text, and the patch group it
-    belongs to (GROUP_ASM, GROUP_RST, or the uapi header path)."""
+    belongs to (GROUP_ASM, GROUP_RST, or the spec file of a uapi header)."""
 
     def __init__(self, path, text, group, spec, changes=None):
         self.path = path
@@ -228,7 +228,9 @@ class UapiRewriter:
         self.snip = env.get_template("uapi-defs.j2").module
         self.model = model
         self.header = header
-        self.path = "include/uapi/" + header["path"]
+        # where the kernel keeps the header: an arch header under its ARCH
+        arch = header.get("arch")
+        self.path = (f"arch/{arch}/include/uapi/" if arch else "include/uapi/") + header["path"]
         self.src = os.path.join(kernel_tree, self.path)
         self.changes = {}
 
@@ -266,15 +268,18 @@ class UapiRewriter:
         if new:
             out = self.add_block(out, new)
         out = self.add_marker(out)
-        return Output(self.path, "\n".join(out), self.header["path"], self.header["spec"],
+        # grouped by spec file: several ARCHes have an asm/ioctls.h
+        return Output(self.path, "\n".join(out), self.header["spec"], self.header["spec"],
                       self.changes)
 
     def rewrite(self, cmd, phys, name_end):
         text = "\n".join(phys)
         m = INVOCATION_RE.search(text, name_end)
         if not m:
-            warn(f"{cmd['source']}: warning: {cmd['name']}: {self.path} defines it without "
-                 f"an _IO*() or _IOC() call; line left as it is")
+            # Spelled through a wrapper (DRM_IOWR(...)) or another command's
+            # name: the number is the wrapper's, and verify checks it is
+            # unchanged; the line stays as the header's authors wrote it.
+            self.changes.setdefault(cmd["name"], "wrapper")
             return phys
         parsed = split_args(text, m.end() - 1)
         if not parsed:
