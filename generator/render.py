@@ -183,7 +183,8 @@ def normalize(arg):
     model's spelling means what the header already says.  Integer and
     simple character literals become decimal, whitespace that does not
     separate two words goes, and so do parentheses around one word."""
-    s = _CHAR_RE.sub(lambda m: str(ord(m.group(1))), arg)
+    s = re.sub(r"\\\n", " ", arg)     # line continuations are whitespace
+    s = _CHAR_RE.sub(lambda m: str(ord(m.group(1))), s)
     s = _NUM_RE.sub(lambda m: str(int(m.group(1), 0) if not re.fullmatch(r"0[0-7]+", m.group(1))
                                    else int(m.group(1), 8)), s)
     s = re.sub(r"\s+", " ", s).strip()
@@ -195,13 +196,32 @@ def normalize(arg):
     return s
 
 
+def symbolic(arg):
+    """Does a macro argument name a constant (VAS_MAGIC, ATMIOC_ITF + 14)
+    rather than spell a literal ('v', 0x2e)?"""
+    s = re.sub(r"'(?:[^'\\]|\\.)'", " ", arg)
+    s = _NUM_RE.sub(" ", s)
+    return re.search(r"[A-Za-z_]", s) is not None
+
+
 def respell(name, gap, parts, macro, new_args):
     """The invocation `macro(new_args)`.  When it means what the header
-    already says, the existing text stays, spacing and all; a line that
-    must change is written in kernel style (checkpatch reads every line a
-    patch touches), the untouched lines keep theirs."""
-    if name == macro and len(parts) == len(new_args) and \
-            all(normalize(core) == normalize(new) for (_, core, _), new in zip(parts, new_args)):
+    already says, the existing text stays, spacing and all: that includes a
+    magic or nr the header writes through a named constant, whose value
+    the model holds as a number (verify checks the numbers are unchanged).
+    A call that must change is written in kernel style (checkpatch reads
+    every line a patch touches); the untouched lines keep theirs."""
+    values = (1, 2) if macro == "_IOC" else (0, 1)
+
+    def same(k, core, new):
+        if normalize(core) == normalize(new):
+            return True
+        if macro == "_IOC" and k == 0:     # _IOC_WRITE|_IOC_READ is _IOC_READ|_IOC_WRITE
+            return set(normalize(core).split("|")) == set(normalize(new).split("|"))
+        return k in values and symbolic(core) and not symbolic(new)
+
+    if name == macro and len(parts) == len(new_args) and all(
+            same(k, core, new) for k, ((_, core, _), new) in enumerate(zip(parts, new_args))):
         return f"{name}{gap}({','.join(lead + core + trail for lead, core, trail in parts)})"
     return f"{macro}({', '.join(new_args)})"
 
