@@ -351,10 +351,11 @@ class UapiRewriter:
         marker = str(self.snip.marker(self.header)).strip()
         if marker in lines:
             return lines
-        # After the SPDX line; in a file without one, after its leading
-        # comment (the license), so that line 1 is still free for a tag.
+        # After the leading comment: the SPDX line, or the comment it opens
+        # (habanalabs.h), or the license of a file without one (coda.h).
+        # Line 1 stays the license tag, and no comment is split.
         at = 0
-        if lines and lines[0].startswith("/* SPDX-License-Identifier:"):
+        if lines and lines[0].lstrip().startswith("//"):
             at = 1
         elif lines and lines[0].lstrip().startswith("/*"):
             while at < len(lines) and "*/" not in lines[at]:
