@@ -153,8 +153,10 @@ FUZZ_TIME ?= 600
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 BENCH_SRC := $(wildcard tests/bench/*.c)
 
+# VERIFY_BENCH=0 skips the verify timings (a cold verify takes minutes).
 bench: $(B)/ioctlgen $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
 	$(Q)tests/bench/run
+	$(Q)if [ "$(VERIFY_BENCH)" != 0 ]; then tests/verify/bench cold warm; fi
 
 fuzz: $(B)/fuzz/fuzz-load
 	$(Q)tests/fuzz/run $(FUZZ_TIME)
