@@ -26,6 +26,13 @@ int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(pri
  */
 int load_checked(struct registry *reg, const char *dir, bool werror, bool show_accepted);
 
+/*
+ * Load and check a registry a command only reads (decode, encode, lint):
+ * errors are printed, warnings stay quiet.  Returns 0 or EXIT_DATA; the
+ * caller releases reg either way.
+ */
+int load_quiet(struct registry *reg, const char *dir);
+
 /* Parse a number as the kernel writes it: 0x..., decimal, or 'c'. */
 bool parse_cli_uint(const char *s, uint64_t *out);
 

@@ -15,6 +15,16 @@ int load_checked(struct registry *reg, const char *dir, bool werror, bool show_a
 	return reg->diags.errors || (werror && reg->diags.warnings) ? EXIT_DATA : 0;
 }
 
+int load_quiet(struct registry *reg, const char *dir)
+{
+	registry_load(reg, dir);
+	registry_check(reg);
+	if (!reg->diags.errors)
+		return 0;
+	diags_print(stderr, &reg->diags, false, false);
+	return EXIT_DATA;
+}
+
 bool parse_cli_uint(const char *s, uint64_t *out)
 {
 	unsigned int c;

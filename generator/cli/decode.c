@@ -91,10 +91,7 @@ int cmd_decode(int argc, char **argv)
 	if (!parse_uint(argv[optind], &number) || number > UINT32_MAX)
 		return usage_error("decode", "'%s' is not a 32-bit number (write 0x80081272 or 2148012658)",
 				   argv[optind]);
-	registry_load(&reg, spec);
-	registry_check(&reg);
-	if (reg.diags.errors) {
-		diags_print(stderr, &reg.diags, false, false);
+	if (load_quiet(&reg, spec)) {
 		registry_release(&reg);
 		return EXIT_DATA;
 	}

@@ -49,10 +49,7 @@ int cmd_encode(int argc, char **argv)
 	if (!parse_cli_uint(argv[optind + 3], &size))
 		return usage_error("encode", "SIZE '%s' must be a number", argv[optind + 3]);
 
-	registry_load(&reg, spec);
-	registry_check(&reg);
-	if (reg.diags.errors) {
-		diags_print(stderr, &reg.diags, false, false);
+	if (load_quiet(&reg, spec)) {
 		registry_release(&reg);
 		return EXIT_DATA;
 	}

@@ -37,12 +37,8 @@ int cmd_lint(int argc, char **argv)
 		if (k == LINT_CLASSES)
 			return usage_error("lint", "unknown class '%s'", only);
 	}
-	registry_load(&reg, optind < argc ? argv[optind] : DEFAULT_SPEC_DIR);
-	registry_check(&reg);
-	rc = reg.diags.errors ? EXIT_DATA : 0;
-	if (rc) {
-		diags_print(stderr, &reg.diags, false, false);
-	} else {
+	rc = load_quiet(&reg, optind < argc ? argv[optind] : DEFAULT_SPEC_DIR);
+	if (!rc) {
 		registry_lint(&reg, tree);
 		for (int k = 0; k < LINT_CLASSES; k++) {
 			if (only && strcmp(only, lint_class_name(k)))
