@@ -20,6 +20,7 @@ spec, out, factor = sys.argv[1], sys.argv[2], int(sys.argv[3])
 shutil.rmtree(out, ignore_errors=True)
 NAME = re.compile(r"^(\s*-?\s*name:\s*)([A-Za-z_][A-Za-z0-9_]*)(\s*(#.*)?)$")
 ITEM = re.compile(r"^(\s*-\s+)([A-Za-z_][A-Za-z0-9_]*)(\s*)$")
+QITEM = re.compile(r"^(\s*-\s+)(\S+)\.h:([A-Za-z_][A-Za-z0-9_]*)(\s*)$")   # header:NAME
 MAGIC = re.compile(r"""^(\s*-?\s*magic:\s*)(0[xX][0-9a-fA-F]+|[0-9]+|"'(?:.|\\\\.)'")(\s*)$""")
 HEADER = re.compile(r"^(header:\s*)(\S+)\.h(\s*)$")
 
@@ -67,8 +68,11 @@ for root, dirs, files in os.walk(spec):
                     in_absent = False
                 res.append(line)
                 m = ITEM.match(line) if in_absent else None
+                q = QITEM.match(line) if in_absent else None
                 if m:
                     res += [f"{m[1]}{m[2]}_R{r}{m[3]}" for r in range(1, factor)]
+                elif q:
+                    res += [f"{q[1]}{q[2]}_r{r}.h:{q[3]}_R{r}{q[4]}" for r in range(1, factor)]
             with open(os.path.join(out, rel, f), "w", encoding="utf-8") as fh:
                 fh.write("\n".join(res))
         else:
