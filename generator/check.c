@@ -569,9 +569,11 @@ static void find_collisions(struct registry *reg)
 					uint32_t number = layout_encode(l, c->dir, c->magic, c->nr + a, num->size);
 
 					grow(&s, &scap, n + 1, sizeof(*s));
+					uint32_t field = layout_max_size(l) << layout_size_shift(l);
+
 					s[n++] = (struct slot){
-						layout_encode(l, c->dir, c->magic, c->nr + a, 0),
-						(number >> layout_size_shift(l)) & layout_max_size(l),
+						number & ~field,
+						(number & field) >> layout_size_shift(l),
 						num->variable_size, c, a };
 				}
 			}

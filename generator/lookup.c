@@ -54,10 +54,17 @@ struct lookup *lookup_build(const struct registry *reg, size_t k)
 			if (!num || !num->present)
 				continue;
 			grow(&lk->v, &cap, lk->n + c->nr_count, sizeof(*lk->v));
-			for (unsigned int a = 0; a < c->nr_count; a++)
+			for (unsigned int a = 0; a < c->nr_count; a++) {
+				/* Split the number the macros make, as lookup_find()
+				 * splits a query: an accepted size-overflow spills
+				 * into the dir bits and must be found as it is. */
+				uint32_t n = layout_encode(l, c->dir, c->magic, c->nr + a, num->size);
+
 				lk->v[lk->n++] = (struct entry){
-					layout_encode(l, c->dir, c->magic, c->nr + a, 0), num->size,
+					n & ~lk->size_field,
+					(n & lk->size_field) >> layout_size_shift(l),
 					num->variable_size, a, c };
+			}
 		}
 	}
 	if (lk->n)
