@@ -290,7 +290,7 @@ static void spell(struct registry *reg, struct command *c)
 /* ------------------------------------------------------------ sizes and numbers */
 
 /* The type whose sizeof() the header's macro encodes, or NULL for none. */
-static const char *sized_type(const struct command *c)
+const char *command_sized_type(const struct command *c)
 {
 	if (c->size_param || (c->dir == DIR_NONE && !c->ioc))
 		return NULL;
@@ -329,7 +329,7 @@ static void compute_numbers(struct registry *reg)
 	for (size_t h = 0; h < reg->n_headers; h++) {
 		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
 			struct command *c = &reg->headers[h].commands[i];
-			const char *t = sized_type(c);
+			const char *t = command_sized_type(c);
 			bool overflow_reported = false;
 
 			spell(reg, c);

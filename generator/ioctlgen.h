@@ -299,6 +299,9 @@ void model_write(const struct registry *reg, struct strbuf *out);
 bool parse_uint(const char *s, uint64_t *out);
 bool parse_magic(const char *s, unsigned int *out);
 bool parse_dir(const char *s, enum ioc_dir *dir);
+/* The C type whose sizeof() the command's number encodes (the legacy
+ * spelling, or what a bad spelling's sizeof() sees), or NULL for none. */
+const char *command_sized_type(const struct command *c);
 /* "size_t" for sizeof(...), "int" for a number: what the macro's sizeof() sees. */
 const char *legacy_written_type(const char *written);
 

@@ -57,15 +57,6 @@ static void add(struct registry *reg, enum lint_class cls, const struct command 
 	reg->lint_count[cls]++;
 }
 
-/* The type whose size the number encodes, for the type-based classes. */
-static const char *encoded_type(const struct command *c)
-{
-	if (c->legacy)
-		return strcmp(c->legacy->spell_as, "bad") ? c->legacy->spell_as :
-		       legacy_written_type(c->legacy->written);
-	return c->type;
-}
-
 /* Where the argument is written: the type, the legacy spelling, or the entry. */
 static struct mark arg_mark(const struct command *c)
 {
@@ -104,7 +95,7 @@ static bool type_has_word(const char *type, const char *word)
 static void lint_command(struct registry *reg, const struct command *c)
 {
 	struct arena *a = &reg->arena;
-	const char *t = encoded_type(c);
+	const char *t = command_sized_type(c);
 	uint32_t lo = UINT32_MAX, hi = 0;
 	const char *lo_abi = NULL, *hi_abi = NULL;
 
