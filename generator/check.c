@@ -12,6 +12,11 @@
 
 #define ERR(reg, m, rule, ...) diag_add(&(reg)->diags, (m), SEV_ERROR, rule, false, __VA_ARGS__)
 #define WARN(reg, m, rule, acc, ...) diag_add(&(reg)->diags, (m), SEV_WARNING, rule, acc, __VA_ARGS__)
+/* The same for a finding about command c: the model names it. */
+#define CMD_ERR(reg, c, m, rule, ...) \
+	diag_add_about(&(reg)->diags, command_about(c), (m), SEV_ERROR, rule, false, __VA_ARGS__)
+#define CMD_WARN(reg, c, m, rule, acc, ...) \
+	diag_add_about(&(reg)->diags, command_about(c), (m), SEV_WARNING, rule, acc, __VA_ARGS__)
 
 const struct abi *registry_abi(const struct registry *reg, const char *name)
 {
@@ -168,7 +173,7 @@ static void check_command_names(struct registry *reg)
 				size_t k;
 
 				if (x->header == y->header) {
-					ERR(reg, y->mark, "duplicate-name",
+					CMD_ERR(reg, y, y->mark, "duplicate-name",
 					    "command '%s' is already defined at %s:%u:%u", y->name,
 					    x->mark.file, x->mark.line, x->mark.col);
 					break;
@@ -178,7 +183,7 @@ static void check_command_names(struct registry *reg)
 					    y->numbers[k].present && x->numbers[k].number != y->numbers[k].number)
 						break;
 				if (k < reg->n_abis) {
-					ERR(reg, y->mark, "duplicate-name",
+					CMD_ERR(reg, y, y->mark, "duplicate-name",
 					    "command '%s' is also defined at %s:%u:%u, with another number on %s (0x%08x, here 0x%08x)",
 					    y->name, x->mark.file, x->mark.line, x->mark.col, reg->abis[k].name,
 					    x->numbers[k].number, y->numbers[k].number);
@@ -193,7 +198,7 @@ static void check_command_names(struct registry *reg)
 
 /* ------------------------------------------------------------ ABIs */
 
-static void link_abis(struct registry *reg)
+static void link_abis(struct registry *reg, bool sized)
 {
 	for (size_t i = 0; i < reg->n_abis; i++) {
 		struct abi *abi = &reg->abis[i];
@@ -202,7 +207,7 @@ static void link_abis(struct registry *reg)
 		if (!abi->layout)
 			ERR(reg, abi->mark, "reference", "ABI '%s' names an unknown layout '%s'", abi->name,
 			    abi->layout_name);
-		if (!abi->sizes_file)
+		if (sized && !abi->sizes_file)
 			ERR(reg, abi->mark, "missing-size",
 			    "ABI '%s' has no measured sizes (%s/sizes/%s.yaml): run 'make sizes'", abi->name,
 			    reg->spec_dir, abi->name);
@@ -211,7 +216,8 @@ static void link_abis(struct registry *reg)
 
 /* ------------------------------------------------------------ field ranges */
 
-static const struct layout *smallest(const struct registry *reg, uint32_t (*max)(const struct layout *))
+const struct layout *registry_smallest(const struct registry *reg,
+				       uint32_t (*max)(const struct layout *))
 {
 	const struct layout *best = NULL;
 
@@ -223,8 +229,8 @@ static const struct layout *smallest(const struct registry *reg, uint32_t (*max)
 
 static void check_ranges(struct registry *reg)
 {
-	const struct layout *lt = smallest(reg, layout_max_type);
-	const struct layout *ln = smallest(reg, layout_max_nr);
+	const struct layout *lt = registry_smallest(reg, layout_max_type);
+	const struct layout *ln = registry_smallest(reg, layout_max_nr);
 
 	if (!lt || !ln)
 		return;
@@ -241,11 +247,11 @@ static void check_ranges(struct registry *reg)
 			uint64_t last = (uint64_t)c->nr + c->nr_count - 1;
 
 			if (c->magic > layout_max_type(lt))
-				ERR(reg, c->magic_mark, "range",
+				CMD_ERR(reg, c, c->magic_mark, "range",
 				    "%s: magic %s does not fit the %u-bit type field of layout '%s'", c->name,
 				    c->magic_text, lt->type_bits, lt->name);
 			if (last > layout_max_nr(ln))
-				ERR(reg, c->nr_mark, "range",
+				CMD_ERR(reg, c, c->nr_mark, "range",
 				    "%s: nr %llu does not fit the %u-bit nr field of layout '%s'", c->name,
 				    (unsigned long long)last, ln->nr_bits, ln->name);
 		}
@@ -309,12 +315,12 @@ static void check_legacy(struct registry *reg, struct command *c, const struct a
 	    !abi_sizeof(abi, c->legacy->spell_as, &ss) || ws == ss)
 		return;
 	if (c->legacy->abi_break)
-		WARN(reg, c->legacy->spell_mark, "abi-break", true,
+		CMD_WARN(reg, c, c->legacy->spell_mark, "abi-break", true,
 		     "%s: '%s' encodes %u bytes on %s where '%s' encoded %u: the number changed (%s)",
 		     c->name, c->legacy->spell_as, ss, abi->name, c->legacy->written, ws,
 		     c->legacy->abi_break);
 	else
-		ERR(reg, c->legacy->spell_mark, "legacy-spelling",
+		CMD_ERR(reg, c, c->legacy->spell_mark, "legacy-spelling",
 		    "%s: spelling it '%s' encodes %u bytes on %s, but '%s' encoded %u: the number would change; spell it 'bad' or a type of %u bytes",
 		    c->name, c->legacy->spell_as, ss, abi->name, c->legacy->written, ws, ws);
 }
@@ -322,7 +328,7 @@ static void check_legacy(struct registry *reg, struct command *c, const struct a
 static void compute_numbers(struct registry *reg)
 {
 	uint32_t max_size = UINT32_MAX;
-	const struct layout *ls = smallest(reg, layout_max_size);
+	const struct layout *ls = registry_smallest(reg, layout_max_size);
 
 	if (ls)
 		max_size = layout_max_size(ls);
@@ -344,7 +350,8 @@ static void compute_numbers(struct registry *reg)
 				if (c->legacy)
 					check_legacy(reg, c, abi);
 				if (t && !abi_sizeof(abi, t, &size)) {
-					ERR(reg, c->legacy ? c->legacy->spell_mark : c->type_mark, "missing-size",
+					CMD_ERR(reg, c, c->legacy ? c->legacy->spell_mark : c->type_mark,
+						"missing-size",
 					    "%s: no measured size of '%s' on %s: run 'make sizes'", c->name, t,
 					    abi->name);
 					continue;
@@ -353,7 +360,8 @@ static void compute_numbers(struct registry *reg)
 					bool accepted = c->accept & ACCEPT_SIZE_OVERFLOW;
 
 					if (!overflow_reported)
-						diag_add(&reg->diags, c->legacy ? c->legacy->spell_mark : c->type_mark,
+						diag_add_about(&reg->diags, command_about(c),
+							 c->legacy ? c->legacy->spell_mark : c->type_mark,
 							 accepted ? SEV_WARNING : SEV_ERROR, "size-overflow", accepted,
 							 "%s: '%s' is %u bytes on %s, more than the %u-bit size field of layout '%s' holds",
 							 c->name, t, size, abi->name, ls->size_bits, ls->name);
@@ -439,7 +447,7 @@ static void check_registered(struct registry *reg, const struct code_index *ci)
 			from = ci->start[c->magic];
 			to = ci->start[c->magic + 1];
 			if (from == to) {
-				WARN(reg, c->magic_mark, "unregistered-magic",
+				CMD_WARN(reg, c, c->magic_mark, "unregistered-magic",
 				     c->accept & ACCEPT_UNREGISTERED_MAGIC,
 				     "%s: magic %s has no row in the magic-code table", c->name, c->magic_text);
 				continue;
@@ -459,7 +467,7 @@ static void check_registered(struct registry *reg, const struct code_index *ci)
 				covered &= in;
 			}
 			if (!covered)
-				WARN(reg, c->nr_mark, "outside-range", c->accept & ACCEPT_OUTSIDE_RANGE,
+				CMD_WARN(reg, c, c->nr_mark, "outside-range", c->accept & ACCEPT_OUTSIDE_RANGE,
 				     "%s: nr %s%s is outside every registered range of magic %s", c->name,
 				     c->nr_text, c->nr_count > 1 ? " (and up)" : "", c->magic_text);
 		}
@@ -672,7 +680,7 @@ static void warn_collisions(struct registry *reg)
 		for (const struct shared *o = head; o < v + n && !strcmp(o->names, head->names); o++)
 			sb_printf(&abis, "%s%s 0x%08x", abis.len ? ", " : "",
 				  reg->collisions[o->i].abi->name, reg->collisions[o->i].number);
-		WARN(reg, last->mark, "shared-number", accepted, "%s share a number: %s", head->names,
+		CMD_WARN(reg, last, last->mark, "shared-number", accepted, "%s share a number: %s", head->names,
 		     abis.buf);
 		sb_release(&abis);
 	}
@@ -682,25 +690,48 @@ static void warn_collisions(struct registry *reg)
 	free(v);
 }
 
-void registry_check(struct registry *reg)
+static void spell_all(struct registry *reg)
+{
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
+			spell(reg, &reg->headers[h].commands[i]);
+}
+
+/* Every rule runs even after errors, so that one run reports every
+ * problem; numbers are computed for the ABIs whose layout and sizes are
+ * known, and only when sized. */
+static void check(struct registry *reg, bool sized)
 {
 	struct code_index ci;
 
-	/* Every rule runs even after errors, so that one run reports every
-	 * problem; numbers are computed for the ABIs whose layout and sizes
-	 * are known. */
 	check_names(reg);
-	link_abis(reg);
+	link_abis(reg, sized);
 	check_ranges(reg);
-	compute_numbers(reg);
+	if (sized)
+		compute_numbers(reg);
+	else
+		spell_all(reg);
 	check_command_names(reg);
 	index_codes(reg, &ci);
 	check_overlaps(reg, &ci);
 	check_registered(reg, &ci);
 	free(ci.rows);
-	find_collisions(reg);
-	warn_collisions(reg);
+	if (sized) {
+		find_collisions(reg);
+		warn_collisions(reg);
+	}
+	reg->numbered = sized;
 	diags_sort(&reg->diags);
+}
+
+void registry_check(struct registry *reg)
+{
+	check(reg, true);
+}
+
+void registry_check_unsized(struct registry *reg)
+{
+	check(reg, false);
 }
 
 void registry_release(struct registry *reg)

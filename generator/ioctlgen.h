@@ -19,7 +19,8 @@
 
 #include "util.h"
 
-#define IOCTLGEN_MODEL_VERSION 1
+/* Raise it whenever the model's keys change (tests/golden checks the key list). */
+#define IOCTLGEN_MODEL_VERSION 2
 
 /* A place in a spec file; line and col are 1-based. */
 struct mark {
@@ -31,11 +32,17 @@ struct mark {
 
 enum severity { SEV_ERROR, SEV_WARNING };
 
+/* The entry a finding is about: a command of a header, a header, or neither. */
+struct about {
+	const char *command, *header;	/* a command's name, a header's path, or NULL */
+};
+
 struct diag {
 	struct mark mark;
 	enum severity sev;
 	const char *rule;	/* static string: "unknown-key", "overlap", ... */
 	char *msg;
+	struct about about;	/* strings the registry's arena owns */
 	bool accepted;		/* a warning the registry accepts explicitly */
 	unsigned int seq;	/* report order, to keep sorting stable */
 };
@@ -48,6 +55,10 @@ struct diags {
 
 void diag_add(struct diags *d, struct mark m, enum severity sev, const char *rule,
 	      bool accepted, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* The same, for a finding about one command or header. */
+void diag_add_about(struct diags *d, struct about about, struct mark m, enum severity sev,
+		    const char *rule, bool accepted, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 /* Sort by file, line, column.  Print to f, accepted warnings only if asked. */
 void diags_sort(struct diags *d);
 void diags_print(FILE *f, const struct diags *d, bool werror, bool show_accepted);
@@ -140,6 +151,10 @@ struct magic_row {
 	size_t *overlaps;	/* indexes of rows that share code and sequence numbers */
 	size_t n_overlaps;
 	unsigned int n_commands;
+	/* ioctl-number.rst's Include File and Seq# cell lines, for the rows
+	 * it lays out otherwise than one header per line; NULL when absent */
+	const char **include_cell, **seq_cell;
+	size_t n_include_cell, n_seq_cell;
 	struct mark mark;
 };
 
@@ -203,10 +218,17 @@ struct header {
 	const char **includes;
 	size_t n_includes;
 	bool header_test;	/* false: does not compile on its own (no-header-test) */
+	const char *patch_prefix;	/* its patch's subject prefix ("fs:"), or NULL */
 	struct command *commands;
 	size_t n_commands;
 	struct mark mark;
 };
+
+/* What a finding about command c names. */
+static inline struct about command_about(const struct command *c)
+{
+	return (struct about){ c->name, c->header->path };
+}
 
 struct collision {
 	const struct abi *abi;
@@ -254,6 +276,7 @@ struct registry {
 	size_t lint_count[LINT_CLASSES];
 	const char *lint_tree;	/* the kernel tree the lint looked at, or NULL */
 	bool linted;
+	bool numbered;		/* registry_check() computed numbers and collisions */
 };
 
 /* Load every spec file under dir (spec.c).  Problems go to reg->diags. */
@@ -265,6 +288,9 @@ void registry_load_buffers(struct registry *reg, const char *dir, size_t n,
 			   const size_t *lens);
 /* Cross-file rules and numbers (check.c).  Call after registry_load. */
 void registry_check(struct registry *reg);
+/* The rules that need no measured sizes, for the stages before sizes exist:
+ * no numbers, no collisions, no missing-size errors. */
+void registry_check_unsized(struct registry *reg);
 void registry_release(struct registry *reg);
 /* The lint (lint.c), after registry_check.  tree: the kernel source tree, to
  * check that ioctl-number.rst names existing files; NULL skips that class. */
@@ -272,6 +298,9 @@ void registry_lint(struct registry *reg, const char *tree);
 
 const struct abi *registry_abi(const struct registry *reg, const char *name);
 const struct layout *registry_layout(const struct registry *reg, const char *name);
+/* The layout whose field, as max gives it, is smallest; NULL without layouts. */
+const struct layout *registry_smallest(const struct registry *reg,
+				       uint32_t (*max)(const struct layout *));
 
 /* ------------------------------------------------------------ lookup */
 
@@ -304,5 +333,13 @@ bool parse_dir(const char *s, enum ioc_dir *dir);
 const char *command_sized_type(const struct command *c);
 /* "size_t" for sizeof(...), "int" for a number: what the macro's sizeof() sees. */
 const char *legacy_written_type(const char *written);
+/* The types measured on every ABI: what legacy_written_type() can return. */
+#define MEASURE_BASE_TYPES 2
+extern const char *const measure_base[MEASURE_BASE_TYPES];
+/* The C types tools/measure-sizes sizes for the command on each ABI: its
+ * type, a legacy spell-as that is a type, the legacy passes of a command
+ * that is not reserved; never void, each once.  Returns their count. */
+#define MEASURE_MAX 3
+size_t command_measure(const struct command *c, const char *types[MEASURE_MAX]);
 
 #endif

@@ -18,6 +18,7 @@ struct loader {
 	struct registry *reg;
 	struct arena *a;
 	struct diags *d;
+	struct about about;	/* the header and command being loaded, for findings */
 	/* growable arrays while loading */
 	size_t cap_layouts, cap_abis, cap_rows, cap_headers;
 	struct sizes_file {
@@ -32,7 +33,8 @@ struct loader {
 	size_t n_sizes, cap_sizes;
 };
 
-#define ERR(L, m, rule, ...) diag_add((L)->d, (m), SEV_ERROR, rule, false, __VA_ARGS__)
+#define ERR(L, m, rule, ...) \
+	diag_add_about((L)->d, (L)->about, (m), SEV_ERROR, rule, false, __VA_ARGS__)
 
 /* ------------------------------------------------------------ scalars */
 
@@ -144,6 +146,12 @@ bool parse_dir(const char *s, enum ioc_dir *dir)
 		}
 	}
 	return false;
+}
+
+/* A scalar's text as written, whatever YAML reads it as; NULL for none. */
+static const char *scalar_text(const struct ynode *n)
+{
+	return n && n->kind == Y_SCALAR ? n->str : NULL;
 }
 
 static bool is_identifier(const char *s)
@@ -522,12 +530,24 @@ static bool get_magic(struct loader *L, const struct ynode *map, const char *key
 	return false;
 }
 
+/* A cell of ioctl-number.rst as lines: absent (NULL) or at least one line. */
+static const char **get_cell(struct loader *L, const struct ynode *m, const char *key, size_t *n)
+{
+	const struct ynode *node;
+	const char **v = get_strlist(L, m, key, n, &node);
+
+	if (v && !*n)
+		ERR(L, node->mark, "type", "'%s' lists the cell's lines: at least one", key);
+	return v;
+}
+
 static void load_magic(struct loader *L, const struct ynode *root)
 {
 	static const struct keyspec top[] = { { "doc", true }, { "magic-codes", true }, { 0 } };
 	static const struct keyspec ks[] = {
 		{ "code", true }, { "seq", true }, { "headers", true }, { "doc", true },
-		{ "contact", false }, { "accept", false }, { 0 } };
+		{ "contact", false }, { "accept", false }, { "include-cell", false },
+		{ "seq-cell", false }, { 0 } };
 	struct registry *reg = L->reg;
 	const struct ynode *list;
 
@@ -553,6 +573,8 @@ static void load_magic(struct loader *L, const struct ynode *root)
 		r->doc = get_str(L, m, "doc", NULL);
 		r->contact = ymap_get(m, "contact") ? get_str(L, m, "contact", NULL) : NULL;
 		r->accept = get_accept(L, m, ACCEPT_OVERLAP);
+		r->include_cell = get_cell(L, m, "include-cell", &r->n_include_cell);
+		r->seq_cell = get_cell(L, m, "seq-cell", &r->n_seq_cell);
 		if (r->seq && !parse_seq(r->seq, &r->first, &r->last)) {
 			ERR(L, seq_mark, "type", "seq '%s' must be all, a hex number (80) or a hex range (00-1F)",
 			    r->seq);
@@ -589,6 +611,32 @@ const char *legacy_written_type(const char *written)
 	if (is_number(written))
 		return "int";
 	return NULL;
+}
+
+const char *const measure_base[MEASURE_BASE_TYPES] = { "int", "size_t" };
+
+static size_t add_type(const char **types, size_t n, const char *t)
+{
+	if (!t || !strcmp(t, "void"))
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(types[i], t))
+			return n;
+	types[n] = t;
+	return n + 1;
+}
+
+size_t command_measure(const struct command *c, const char *types[MEASURE_MAX])
+{
+	size_t n = add_type(types, 0, c->type);
+
+	if (c->legacy) {
+		if (strcmp(c->legacy->spell_as, "bad"))
+			n = add_type(types, n, c->legacy->spell_as);
+		if (!c->reserved)
+			n = add_type(types, n, c->legacy->passes);
+	}
+	return n;
 }
 
 static void load_legacy(struct loader *L, struct command *c, const struct ynode *m)
@@ -775,7 +823,7 @@ static void load_header(struct loader *L, const struct ynode *root, const char *
 {
 	static const struct keyspec top[] = {
 		{ "header", true }, { "doc", true }, { "arch", false }, { "includes", false },
-		{ "header-test", false },
+		{ "header-test", false }, { "patch-prefix", false },
 		{ "commands", true }, { 0 } };
 	struct registry *reg = L->reg;
 	struct header *h;
@@ -783,6 +831,7 @@ static void load_header(struct loader *L, const struct ynode *root, const char *
 	struct mark hm;
 	char *expect;
 
+	L->about = (struct about){ NULL, scalar_text(ymap_get(root, "header")) };
 	if (!check_keys(L, root, "a header spec", top))
 		return;
 	grow(&reg->headers, &L->cap_headers, reg->n_headers + 1, sizeof(*reg->headers));
@@ -796,6 +845,8 @@ static void load_header(struct loader *L, const struct ynode *root, const char *
 	h->header_test = true;
 	if (ymap_get(root, "header-test"))
 		get_bool(L, root, "header-test", &h->header_test);
+	if (ymap_get(root, "patch-prefix"))
+		h->patch_prefix = get_str(L, root, "patch-prefix", NULL);
 	if (!h->path || !h->doc)
 		return;
 	if (ymap_get(root, "arch") && !(h->arch = get_str(L, root, "arch", NULL)))
@@ -817,8 +868,11 @@ static void load_header(struct loader *L, const struct ynode *root, const char *
 	list = get_list(L, root, "commands");
 	if (list) {
 		h->commands = arena_alloc(L->a, (list->n + 1) * sizeof(*h->commands));
-		for (size_t i = 0; i < list->n; i++)
+		for (size_t i = 0; i < list->n; i++) {
+			L->about.command = scalar_text(ymap_get(list->kids[i], "name"));
 			load_command(L, h, list->kids[i]);
+		}
+		L->about.command = NULL;
 	}
 	reg->n_headers++;
 }
@@ -911,6 +965,7 @@ static void load_one(struct loader *L, const char *rel, const char *data, size_t
 	else
 		ERR(L, ((struct mark){ file, 1, 1 }), "reference",
 		    "unknown spec file: expected layouts.yaml, abis.yaml, magic.yaml, headers/**/*.yaml or sizes/<abi>.yaml");
+	L->about = (struct about){ NULL, NULL };
 }
 
 /* Attach each sizes file to its ABI; check that every ABI has one. */
