@@ -16,6 +16,7 @@ int cmd_model(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 /* Print "ioctlgen <cmd>: error: ..." and return EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -32,6 +33,10 @@ int load_checked(struct registry *reg, const char *dir, bool werror, bool show_a
  * caller releases reg either way.
  */
 int load_quiet(struct registry *reg, const char *dir);
+
+/* Write a document to path, or to stdout for "-"; never half a file.
+ * Returns 0, or EXIT_DATA after saying why. */
+int write_output(const char *path, const struct strbuf *sb);
 
 /* Parse a number as the kernel writes it: 0x..., decimal, or 'c'. */
 bool parse_cli_uint(const char *s, uint64_t *out);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <string.h>
 
 #include "cli.h"
@@ -34,4 +35,16 @@ bool parse_cli_uint(const char *s, uint64_t *out)
 		return true;
 	}
 	return parse_uint(s, out);
+}
+
+int write_output(const char *path, const struct strbuf *sb)
+{
+	if (!strcmp(path, "-")) {
+		if (fwrite(sb->buf, 1, sb->len, stdout) == sb->len && fflush(stdout) == 0)
+			return 0;
+	} else if (write_file_atomic(path, sb->buf, sb->len) == 0) {
+		return 0;
+	}
+	fprintf(stderr, "%s: error: cannot write: %s\n", path, strerror(errno));
+	return EXIT_DATA;
 }

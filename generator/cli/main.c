@@ -16,6 +16,7 @@ static const struct cmd {
 	{ "decode", cmd_decode, "decode [--spec SPEC_DIR] [--abi ABI] NUMBER" },
 	{ "encode", cmd_encode, "encode [--spec SPEC_DIR] --abi ABI DIR TYPE NR SIZE" },
 	{ "lint", cmd_lint, "lint [--tree KERNEL_TREE] [--class CLASS] [--summary] [SPEC_DIR]" },
+	{ "dump", cmd_dump, "dump [SPEC_DIR] [-o FILE|-]" },
 };
 
 static void usage(FILE *f)

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <getopt.h>
-#include <string.h>
 
 #include "cli.h"
 
@@ -37,10 +35,7 @@ int cmd_model(int argc, char **argv)
 		/* Only a registry that checks clean is written, and never half a file. */
 		registry_lint(&reg, tree);
 		model_write(&reg, &sb);
-		if (write_file_atomic(out, sb.buf, sb.len)) {
-			fprintf(stderr, "%s: error: cannot write: %s\n", out, strerror(errno));
-			rc = EXIT_DATA;
-		}
+		rc = write_output(out, &sb);
 		sb_release(&sb);
 	}
 	registry_release(&reg);
