@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Running the C compilers on probe sources.
+
+Every probe of a header starts the way userspace includes it (prologue());
+numbers come back from the assembly with the kernel's asm-offsets trick
+(value_marker(), read_markers())."""
+
+import os
+import re
+import shlex
+import subprocess
+import tempfile
+
+from . import Error
+
+MARKER = re.compile(r'->(\w+) (\d+)(?: [$#]?(-?\d+))?')
+# file:line[:col]: [fatal ]error: message
+DIAG = re.compile(r'^(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$')
+
+
+def userspace_include(path):
+    """How userspace includes a header: asm-generic/X.h through its ARCH's
+    <asm/X.h>, which may or may not include it."""
+    if path.startswith("asm-generic/"):
+        return "asm/" + path[len("asm-generic/"):]
+    return path
+
+
+def prologue(includes, header=None):
+    """The #include lines every probe of a header starts with."""
+    lines = ["#include <linux/ioctl.h>", "#include <stddef.h>"]
+    lines += [f"#include <{inc}>" for inc in includes]
+    if header is not None:
+        lines.append(f"#include <{header}>")
+    return lines
+
+
+def include_flags(dirs):
+    return [f for d in dirs for f in ("-I", d)]
+
+
+def value_marker(tag, i, expr):
+    """A statement whose assembly carries "->TAG i <value of expr>"."""
+    return f'asm volatile(".ascii \\"->{tag} {i} %0\\"" :: "i"({expr}));'
+
+
+def read_markers(asm, tag):
+    """{i: value} of the TAG markers in assembly text."""
+    return {int(i): int(v) for t, i, v in MARKER.findall(asm) if t == tag and v}
+
+
+def first_error(stderr, default):
+    m = re.search(r"error: (.*)", stderr)
+    return m.group(1) if m else default
+
+
+def run(cmd, cwd=None):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    except OSError as e:
+        raise Error(f"error: cannot run {shlex.join(cmd)}: {e.strerror}") from e
+
+
+def run_source(cmd, src):
+    """Run cmd on src, written to a temporary .c file."""
+    fd, path = tempfile.mkstemp(suffix=".c")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(src)
+        return run(cmd + [path])
+    finally:
+        os.unlink(path)
+
+
+class Compiler:
+    """A compiler command and the include directories it searches first."""
+
+    def __init__(self, cmd, incdirs):
+        self.cmd = list(cmd)
+        self.incdirs = list(incdirs)
+
+    def __call__(self, flags, src):
+        return run_source(self.cmd + flags + include_flags(self.incdirs) + ["-x", "c"], src)
+
+    def values(self, lines, what):
+        """Compile to assembly; {i: value} of the V markers.  Raise when it fails."""
+        r = self(["-S", "-o", "-", "-w"], "\n".join(lines) + "\n")
+        if r.returncode != 0:
+            raise Error(f"error: {what}: {shlex.join(self.cmd)} failed:\n{r.stderr[:2000]}")
+        return read_markers(r.stdout, "V")

@@ -1,0 +1,336 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/import-uapi: import every ioctl command of the exported UAPI headers
+into spec/headers/ (see the entry point's help for what an entry gets)."""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+
+from . import Error, argtypes, classify, leftout, registry, specwrite, variants
+from .cc import Compiler
+from .cheader import HeaderText
+from .classify import LeftOut, Unit
+from .specwrite import Entry, OldFile
+
+ARCHES = ["x86", "arm64", "powerpc", "mips", "sparc", "alpha", "parisc"]
+# Headers that define the ioctl macros themselves.
+SKIP = {"linux/ioctl.h", "asm/ioctl.h", "asm-generic/ioctl.h"}
+
+
+def warn(msg):
+    print(msg, file=sys.stderr)
+
+
+@dataclass
+class Context:
+    """What every unit's import needs: the compilers and the registry."""
+    uapi: str
+    incdirs: list
+    arches: list
+    compilers: dict		# ARCH -> its reference ABI's compiler command
+    old: dict			# spec file relative to headers/ -> OldFile
+    old_headers: dict		# the same -> registry.Header
+    size_limit: int		# the largest size every layout's size field holds
+    size_field: str
+    defined_in: dict = field(default_factory=dict)	# constant -> generic header
+    types: argtypes.TypeIndex = field(default_factory=argtypes.TypeIndex)
+
+    def compiler(self, arch, cmd=None):
+        return Compiler(cmd or self.compilers[arch],
+                        [os.path.join(self.uapi, arch, "include")] + self.incdirs)
+
+    def variants(self):
+        """How the other ABIs read a generic header: i386, and each other ARCH."""
+        out = [("i386", self.compiler(self.arches[0], [self.compilers[self.arches[0]][0], "-m32"]))]
+        return out + [(a, self.compiler(a)) for a in self.arches[1:]]
+
+
+def discover(uapi, tree, arches):
+    """The generic headers (from the first ARCH) and every ARCH's own asm/ headers."""
+    units = []
+    base = os.path.join(uapi, arches[0], "include")
+    for root, dirs, files in os.walk(base):
+        dirs.sort()
+        for f in sorted(files):
+            p = os.path.join(root, f)
+            rel = os.path.relpath(p, base)
+            if f.endswith(".h") and not rel.startswith("asm/") and rel not in SKIP:
+                units.append(Unit(arches[0], rel, p, "generic"))
+    for arch in arches:
+        adir = os.path.join(uapi, arch, "include", "asm")
+        for root, dirs, files in os.walk(adir):
+            dirs.sort()
+            for f in sorted(files):
+                p = os.path.join(root, f)
+                rel = os.path.relpath(p, os.path.join(uapi, arch, "include"))
+                if f.endswith(".h") and rel not in SKIP and \
+                        os.path.exists(os.path.join(tree, "arch", arch, "include", "uapi", rel)):
+                    units.append(Unit(arch, rel, p, "arch"))
+    return units
+
+
+def analyse(u, ctx):
+    """Read one header: its commands, what is left out, the includes its types need."""
+    old = ctx.old_headers.get(u.spec_rel)
+    includes = list(old.includes) if old else []
+    comp = ctx.compiler(u.arch)
+    u.reset(includes)
+    classify.analyse(u, comp)
+    if old is None:
+        # constants the header uses but does not include (BASE_VIDIOC_PRIVATE,
+        # MD_MAJOR): include the exported header that defines them
+        need = []
+        for x in u.left:
+            idents = re.findall(r"[A-Za-z_]\w*", x.detail or "") if x.reason == classify.R_CONST else []
+            for h in (ctx.defined_in.get(i) for i in idents):
+                if h and h != u.rel and h not in need:
+                    need.append(h)
+        if need:
+            u.reset(need)
+            classify.analyse(u, comp)
+    if u.kind == "generic":
+        variants.check(u, ctx.variants())
+    if not u.commands:
+        return u
+    # on the reference ABI of the ARCH (the first in abis.yaml), as
+    # tools/measure-sizes will
+    u.error = argtypes.compile_error(u, comp)
+    u.compiles = u.error is None
+    if u.compiles and (old is None or old.header_test):
+        others = [] if u.kind == "arch" else [ctx.compiler(a) for a in ctx.arches if a != u.arch]
+        bases = comp.incdirs
+        argtypes.complete(u, comp, ctx.types.get(u.arch, bases), others, ctx.size_limit)
+    return u
+
+
+def default_nr_count(f, u):
+    """From nr up to the next number of this magic in the header, or the field's end."""
+    nxt = 256
+    for o in u.commands:
+        if o is f or o.magic != f.magic or o.nr <= f.nr:
+            continue
+        body = u.text.body_of(o.name)
+        if body and re.search(r"\b%s\s*\(" % re.escape(f.name), body):
+            continue
+        nxt = min(nxt, o.nr)
+    return nxt - f.nr
+
+
+def describe(u):
+    """Docs of the imported entries: the header's comment, else a sentence."""
+    for f in u.commands:
+        e = f.entry
+        doc = u.text.doc_near(f.line) or f"Imported from {u.where}; no comment in the header."
+        if e.nr_param:
+            n = default_nr_count(f, u)
+            e.nr_count = "0x%02x" % n
+            doc += (f" nr-count {n:#x} is the importer's default: {e.nr_param} runs from nr "
+                    f"{f.nr:#04x} up to the next number of this magic in the header (or the "
+                    f"end of the nr field); the header does not state the range.")
+        e.doc = doc
+
+
+def entries_of(u, old, ctx, left):
+    """The entries of a unit the registry can hold; the others go to left."""
+    known = {e.name for e in old.records} if old else set()
+    left += [(u.label, x) for x in u.left]
+    out = []
+    for f in u.commands:
+        e = f.entry
+        if f.name not in known and (why := why_left_out(u, f, ctx)):
+            left.append((u.label, LeftOut(f.line, f.name, *why)))
+        else:
+            out.append(e)
+    return out
+
+
+def why_left_out(u, f, ctx):
+    """(reason, detail) of a new command the registry cannot hold, or None."""
+    if f.name in u.variant:
+        label, call = u.variant[f.name]
+        how = expand_text(call, f.params) if call else "no single ioctl macro"
+        return classify.R_VARIANT, f"{label}: {how}"
+    e, types = f.entry, f.entry.types()
+    if not u.compiles and (e.type or e.legacy and e.legacy.passes != "void"):
+        return classify.R_NOCOMPILE, u.error	# its argument needs the header
+    if u.compiles:
+        miss = [t for t in types if t in u.bad_types]
+        if miss:
+            return classify.R_TYPE_UNDEF, miss[0]
+        big = [t for t in types if t in u.overflow]
+        if big:
+            return classify.R_OVERFLOW, (f"{big[0]}: {u.overflow[big[0]]} bytes, more than "
+                                         f"the {ctx.size_field} holds")
+    return None
+
+
+def expand_text(call, params):
+    return classify.expand.PARAM_RE.sub(lambda m: params[int(m.group(1))], call.c_text())
+
+
+def header_text(u, old, old_header, merged):
+    """The spec file: the registry's preamble as written (only includes may
+    grow), or a new one."""
+    if old is not None:
+        pre = old.preamble
+        if u.includes != old_header.includes:
+            line = f"includes: [{', '.join(u.includes)}]\n"
+            if re.search(r"^includes: \[.*\]\n", pre, re.M):
+                pre = re.sub(r"^includes: \[.*\]\n", lambda m: line, pre, count=1, flags=re.M)
+            else:
+                at = re.search(r"^(header-test:|commands:)", pre, re.M).start()
+                pre = pre[:at] + line + pre[at:]
+    else:
+        pre = f"{specwrite.SPDX}\nheader: {u.rel}\n" + specwrite.text_field(
+            "doc", u.text.top_doc() or f"Ioctl commands of {u.rel}.", 0)
+        if u.kind == "arch":
+            pre += f"arch: {u.arch}\n"
+        if u.includes:
+            pre += f"includes: [{', '.join(u.includes)}]\n"
+        if not u.compiles:
+            pre += "header-test: false\n"
+        pre += "commands:\n"
+    return pre + specwrite.body(merged)
+
+
+class Stats:
+    def __init__(self, arches):
+        self.per_arch = {a: 0 for a in arches}
+        self.headers = self.new = self.kept = self.families = self.legacy = 0
+
+    def count(self, u, merged, old):
+        self.headers += 1
+        for e, _ in merged:
+            if e.reserved:
+                continue
+            self.families += bool(e.nr_param)
+            self.legacy += e.legacy is not None
+            for a in (self.per_arch if u.kind == "generic" else [u.arch]):
+                self.per_arch[a] += 1
+        known = {e.name for e in old.records} if old else set()
+        imported = {f.name for f in u.commands}
+        self.kept += len(imported & known)
+        self.new += len([e for e, _ in merged if e.name in imported - known])
+
+    def print(self, left):
+        print("commands per ARCH: " + ", ".join(f"{a} {n}" for a, n in self.per_arch.items()))
+        print(f"header files: {self.headers}; commands from the registry: {self.kept}, "
+              f"new: {self.new}; families: {self.families}; legacy: {self.legacy}")
+        print(f"left out: {len(left)}")
+        for r, n in leftout.counts(left):
+            print(f"  {n:5d}  {r}")
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(prog="tools/import-uapi",
+                                 description="Import the ioctl commands of the exported UAPI.")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--uapi", default="build/uapi", help="headers_install output per ARCH")
+    ap.add_argument("--tree", default="build/linux-source-6.1", help="the kernel source tree")
+    ap.add_argument("--arches", default=",".join(ARCHES))
+    ap.add_argument("-I", dest="incdirs", action="append", default=[],
+                    help="more include directories, searched after the ARCH's")
+    ap.add_argument("--spec", default="spec", help="the spec directory; headers go to SPEC/headers")
+    ap.add_argument("--left-out", help="left-out list (default SPEC/left-out.txt)")
+    ap.add_argument("--only", action="append", default=[], metavar="HEADER",
+                    help="import only this header (as installed: linux/fs.h), repeatable")
+    ap.add_argument("-q", "--quiet", action="store_true")
+    return ap.parse_args(argv)
+
+
+def context(args, arches):
+    for a in arches:
+        if not os.path.isdir(os.path.join(args.uapi, a, "include")):
+            raise Error(f"{args.uapi}/{a}/include: error: no exported headers for ARCH {a}:"
+                        f" run `make build/uapi/{a}/.done`")
+    reg = registry.load(args.spec, "dump")
+    compilers = reg.reference_compilers()
+    for a in arches:
+        if a not in compilers:
+            raise Error(f"{args.spec}/abis.yaml: error: no ABI has ARCH {a}: its headers "
+                        f"cannot be compiled (add the ABI first)")
+    hdir = os.path.join(args.spec, "headers")
+    old, old_headers = {}, {}
+    for h in reg.headers:
+        rel = os.path.relpath(h.spec, hdir)
+        old_headers[rel] = h
+        old[rel] = OldFile(h.spec, [Entry.from_registry(c) for c in h.commands],
+                           [c["source"] for c in h.commands])
+    bits = reg.smallest_size_bits
+    return Context(args.uapi, args.incdirs, arches, compilers, old, old_headers,
+                   (1 << bits) - 1, f"{bits}-bit size field of the smallest layout")
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    arches = [a for a in args.arches.split(",") if a]
+    hdir = os.path.join(args.spec, "headers")
+    left_path = args.left_out or os.path.join(args.spec, "left-out.txt")
+    try:
+        ctx = context(args, arches)
+        all_units = discover(args.uapi, args.tree, arches)
+        for u in all_units:
+            if u.kind == "generic":
+                u.text = HeaderText(u.path)
+                for d in u.text.defines:
+                    if d.params is None and d.body.strip():
+                        ctx.defined_in.setdefault(d.name, u.rel)
+        units = [u for u in all_units if not args.only or u.rel in args.only]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+            futures = [ex.submit(analyse, u, ctx) for u in units]
+            errors = []
+            for f in futures:
+                try:
+                    f.result()
+                except Error as e:
+                    errors.append(str(e))
+        if errors:
+            raise Error("\n".join(errors))
+        status = write(args, ctx, units, hdir, left_path)
+    except Error as e:
+        print(e, file=sys.stderr)
+        return 2
+    return status
+
+
+def write(args, ctx, units, hdir, left_path):
+    status = 0
+    left, written = [], set()
+    stats = Stats(ctx.arches)
+    for u in units:
+        old = ctx.old.get(u.spec_rel)
+        for label, names in sorted(u.not_ioctl.items()):
+            warn(f"{u.label}: warning: on {label} {len(names)} commands are not _IO* "
+                 f"commands ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''}): "
+                 f"tools/measure-sizes must record them absent there")
+        describe(u)
+        entries = entries_of(u, old, ctx, left)
+        if not entries and old is None:
+            continue
+        written.add(u.spec_rel)
+        merged, unmatched = specwrite.merge(entries, old, key=lambda e: e.name)
+        for e in unmatched:
+            if not e.reserved:
+                warn(f"{old.path}: warning: {e.name} is in the registry but not defined in "
+                     f"{u.label} any more; kept: mark it `reserved: true` or delete it")
+                status = 1
+        stats.count(u, merged, old)
+        text = header_text(u, old, ctx.old_headers.get(u.spec_rel), merged)
+        path = os.path.join(hdir, u.spec_rel)
+        if specwrite.write_if_changed(path, text) and not args.quiet:
+            print(f"  {'IMPORT':<7} {path}")
+    for rel, old in ctx.old.items():
+        h = ctx.old_headers[rel]
+        if rel not in written and (not args.only or h.path in args.only) and \
+                any(not e.reserved for e in old.records):
+            warn(f"{old.path}: warning: no command of {h.path} is defined in the tree any "
+                 f"more; file kept")
+            status = 1
+    if specwrite.write_if_changed(left_path, leftout.render(left)) and not args.quiet:
+        print(f"  {'LEFTOUT':<7} {left_path}")
+    if not args.quiet:
+        stats.print(left)
+    return status

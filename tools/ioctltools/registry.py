@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The registry as ioctlgen writes it, the only way the Python tools read spec/.
+
+`ioctlgen dump` is the registry checked file by file, without sizes or
+numbers, for the stages that run before the sizes exist (the importer,
+tools/measure-sizes); `ioctlgen model` is the whole model.  The rules that
+decide what a tool does come from there: which types each command needs
+measured (`measure`, `measure-base`), the C type of a legacy `written` text
+(`written-type`) and the smallest size field (`smallest-size-bits`)."""
+
+import json
+import os
+import shlex
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+
+from . import Error
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+IOCTLGEN = os.environ.get("IOCTLGEN") or os.path.join(TOP, "build", "ioctlgen")
+
+
+@dataclass(frozen=True)
+class Abi:
+    name: str
+    arch: str
+    cc: str
+    cflags: tuple
+    source: str			# path:line:col of its entry in abis.yaml
+
+    @property
+    def compiler(self):
+        return [self.cc, *self.cflags]
+
+
+@dataclass
+class Header:
+    path: str			# as installed: linux/fs.h, asm/ioctls.h
+    arch: str | None		# the kernel ARCH of an arch header
+    spec: str			# its spec file
+    doc: str
+    includes: list
+    header_test: bool
+    patch_prefix: str | None
+    commands: list = field(default_factory=list)	# the registry's command objects
+
+    @property
+    def source(self):
+        return f"{self.spec}:1:1"
+
+    def applies_to(self, abi):
+        return self.arch in (None, abi.arch)
+
+
+class Registry:
+    """One `ioctlgen dump` or `ioctlgen model` document."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.abis = [Abi(a["name"], a["arch"], a["cc"], tuple(a["cflags"]), a["source"])
+                     for a in doc["abis"]]
+        self.headers = [Header(h["path"], h["arch"], h["spec"], h["doc"], list(h["includes"]),
+                               h["header-test"], h["patch-prefix"], h["commands"])
+                        for h in doc["headers"]]
+        self.magic_codes = doc["magic-codes"]
+        self.measure_base = doc["measure-base"]
+        self.smallest_size_bits = doc["smallest-size-bits"]
+
+    def reference_compilers(self):
+        """The compiler of each ARCH's reference ABI: its first ABI."""
+        out = {}
+        for a in self.abis:
+            out.setdefault(a.arch, a.compiler)
+        return out
+
+    def header_by_spec(self):
+        return {os.path.normpath(h.spec): h for h in self.headers}
+
+
+def load(spec_dir, stage="dump", ioctlgen=IOCTLGEN):
+    """Run `ioctlgen STAGE SPEC_DIR` and read what it writes."""
+    with tempfile.TemporaryDirectory(prefix="ioctltools-") as tmp:
+        out = os.path.join(tmp, "registry.json")
+        cmd = [ioctlgen, stage, spec_dir, "-o", out]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True)
+        except OSError as e:
+            raise Error(f"error: reading the registry: cannot run {ioctlgen}: {e.strerror} "
+                        f"(run `make {os.path.relpath(ioctlgen, TOP)}`)") from e
+        if r.returncode != 0:
+            errors = "\n".join(l for l in r.stderr.splitlines() if "error" in l)
+            raise Error(f"{errors}\nerror: reading the registry: {shlex.join(cmd)} "
+                        f"failed (exit {r.returncode})".lstrip("\n"))
+        try:
+            with open(out, encoding="utf-8") as f:
+                return Registry(json.load(f))
+        except (OSError, ValueError, KeyError) as e:
+            raise Error(f"error: reading the registry: {shlex.join(cmd)} wrote no "
+                        f"usable JSON: {e}") from e

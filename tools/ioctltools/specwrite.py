@@ -1,0 +1,314 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Writing spec files: the one writer of both importers.
+
+An importer hands in records (Entry for a command, MagicRow for a row of the
+magic-code table) and the registry's file as ioctlgen read it (OldFile).  A
+record the registry already has keeps its hand-written fields (merge()), and
+when nothing else changed, its text exactly as written, comments and all;
+the text before the first record stays as written too.  New records are
+written in one style; write_if_changed() touches a file only when it
+changes."""
+
+import os
+import re
+from dataclasses import dataclass, field, fields, replace
+
+import yaml
+
+from . import Error
+
+SPDX = "# SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note"
+NEEDS_QUOTES = re.compile(r"^[\s\-?:,\[\]{}#&*!|>'\"%@`]|[:#]\s|\s[#:]|:$|\s$|^\s")
+
+
+def scalar(s, flow=False):
+    """s as a YAML scalar: plain when YAML reads it back as the same string,
+    else double-quoted."""
+    if s and "\n" not in s and not NEEDS_QUOTES.search(s) and \
+            not (flow and re.search(r"[,\[\]{}]", s)) and reads_back_plain(s):
+        return s
+    out = ""
+    for ch in s:
+        if ch in '"\\':
+            out += "\\" + ch
+        elif ch == "\n":
+            out += "\\n"
+        elif ord(ch) < 0x20 or ord(ch) == 0x7f:
+            out += f"\\x{ord(ch):02x}"
+        else:
+            out += ch
+    return f'"{out}"'
+
+
+def reads_back_plain(s):
+    """Does YAML read `k: s` as the string s?  Text it cannot read at all must
+    be quoted, which is the answer, not a failure."""
+    try:
+        return yaml.safe_load(f"k: {s}") == {"k": s}
+    except yaml.YAMLError:
+        return False
+
+
+def flow_list(items):
+    return "[" + ", ".join(scalar(i, flow=True) for i in items) + "]"
+
+
+def wrap(words, indent, width):
+    """Words filled into lines of at most width columns."""
+    lines, cur = [], ""
+    for w in words:
+        if cur and len(indent) + len(cur) + 1 + len(w) > width:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = f"{cur} {w}" if cur else w
+    lines.append(cur)
+    return "".join(f"{indent}{l}\n" for l in lines)
+
+
+def text_field(key, s, indent, fold_over=100, width=74):
+    """key: s on one line when it is short, else folded (>-)."""
+    pad = " " * indent
+    one = f"{pad}{key}: {scalar(s)}\n"
+    if len(one) <= fold_over + 1 or "  " in s or not re.match(r"^[^\s]", s) or \
+            re.search(r"[\x00-\x1f\x7f]", s):
+        return one
+    return f"{pad}{key}: >-\n" + wrap(s.split(" "), pad + "  ", width)
+
+
+def c_int(text):
+    """The value of a magic, nr or nr-count as written: a C char literal or an integer."""
+    if isinstance(text, int):
+        return text
+    if text.startswith("'"):
+        body = text[1:-1]
+        esc = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11}
+        return esc.get(body[1], ord(body[1])) if body.startswith("\\") else ord(body)
+    return int(text, 0)
+
+
+@dataclass
+class Legacy:
+    written: str
+    passes: str
+    spell_as: str
+    doc: str
+    abi_break: str | None = None
+
+
+@dataclass
+class Entry:
+    """One command as a header spec file writes it."""
+    name: str
+    dir: str
+    magic: str			# as written: 0x12, 'E'
+    nr: str
+    doc: str = ""
+    params: list = field(default_factory=list)
+    nr_param: str | None = None
+    nr_count: str | None = None
+    size_param: str | None = None
+    macro: str | None = None	# "ioc": _IOC with sizeof(type)
+    type: str | None = None
+    legacy: Legacy | None = None
+    accept: list = field(default_factory=list)
+    reserved: bool = False
+
+    @classmethod
+    def from_registry(cls, c):
+        lg = c["legacy"]
+        return cls(
+            name=c["name"], dir=c["dir"], magic=c["magic-text"], nr=c["nr-text"], doc=c["doc"],
+            params=list(c["params"]), nr_param=c["nr-param"],
+            nr_count="0x%02x" % c["nr-count"] if c["nr-param"] else None,
+            size_param=c["size-param"], macro="ioc" if c["macro"] == "_IOC" and c["type"] else None,
+            type=c["type"], accept=list(c["accept"]), reserved=c["reserved"],
+            legacy=Legacy(lg["written"], lg["passes"], lg["spell-as"], lg["doc"], lg["abi-break"])
+            if lg else None)
+
+    def types(self):
+        """The C types the entry names."""
+        out = [self.type] if self.type else []
+        if self.legacy:
+            out += [t for t in (self.legacy.spell_as, self.legacy.passes) if t not in ("bad", "void")]
+        return out
+
+    def merge(self, old):
+        """This imported entry with the hand-written fields of the registry's."""
+        e = replace(self, doc=old.doc, accept=old.accept, reserved=old.reserved)
+        if c_int(old.magic) == c_int(self.magic):
+            e.magic = old.magic		# the registry's spelling of the same number
+        if c_int(old.nr) == c_int(self.nr):
+            e.nr = old.nr
+        if old.nr_count is not None and e.nr_param:
+            e.nr_count = old.nr_count
+        if old.legacy:
+            e.legacy, e.type, e.macro = old.legacy, None, None
+        return e
+
+    def same(self, other):
+        for f in fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if f.name in ("magic", "nr", "nr_count") and a is not None and b is not None:
+                a, b = c_int(a), c_int(b)
+            if a != b:
+                return False
+        return True
+
+    def text(self):
+        out = [f"  - name: {self.name}\n"]
+        if self.reserved:
+            out.append("    reserved: true\n")
+        out.append(f"    dir: {self.dir}\n")
+        magic = scalar(self.magic) if self.magic.startswith("'") else self.magic
+        out.append(f"    magic: {magic}\n    nr: {self.nr}\n")
+        if self.params:
+            out.append(f"    params: {flow_list(self.params)}\n")
+        if self.nr_param:
+            out.append(f"    nr-param: {self.nr_param}\n    nr-count: {self.nr_count}\n")
+        if self.size_param:
+            out.append(f"    size-param: {self.size_param}\n")
+        if self.macro:
+            out.append(f"    macro: {self.macro}\n")
+        if self.type:
+            out.append(f"    type: {scalar(self.type)}\n")
+        if self.legacy:
+            lg = self.legacy
+            out.append(f"    legacy:\n      written: {scalar(lg.written)}\n"
+                       f"      passes: {scalar(lg.passes)}\n      spell-as: {scalar(lg.spell_as)}\n")
+            out.append(text_field("doc", lg.doc, 6))
+            if lg.abi_break:
+                out.append(text_field("abi-break", lg.abi_break, 6))
+        if self.accept:
+            out.append(f"    accept: {flow_list(self.accept)}\n")
+        out.append(text_field("doc", self.doc, 4))
+        return "".join(out)
+
+
+@dataclass
+class MagicRow:
+    """One row of the magic-code table (spec/magic.yaml)."""
+    code: str			# as written: 0x12, 'E'
+    seq: str
+    headers: list
+    doc: str
+    contact: str | None = None
+    accept: list = field(default_factory=list)
+    include_cell: list | None = None	# the Include File cell as 6.1 lays it out
+    seq_cell: list | None = None	# the Seq# cell as 6.1 lays it out
+
+    @classmethod
+    def from_registry(cls, r):
+        return cls(r["code-text"], r["seq"], list(r["headers"]), r["doc"], r["contact"],
+                   list(r["accept"]), r["include-cell"], r["seq-cell"])
+
+    def key(self):
+        return (c_int(self.code), self.seq.upper(), tuple(self.headers))
+
+    def merge(self, old):
+        """The layout of the cells is hand-kept: the registry's wins."""
+        return replace(self, include_cell=old.include_cell, seq_cell=old.seq_cell)
+
+    def same(self, other):
+        return self == other
+
+    def text(self):
+        code = self.code if self.code.startswith("0x") else scalar(self.code)
+        seq = self.seq if re.fullmatch(r"[0-9A-Fa-f]{1,2}-[0-9A-Fa-f]{1,2}|[A-Fa-f][0-9A-Fa-f]?|all",
+                                       self.seq) else f'"{self.seq}"'
+        out = [f"  - code: {code}\n    seq: {seq}\n    headers: {flow_list(self.headers)}\n"]
+        if self.seq_cell is not None:
+            out.append(f"    seq-cell: {flow_list(self.seq_cell)}\n")
+        if self.include_cell is not None:
+            out.append(f"    include-cell: {flow_list(self.include_cell)}\n")
+        lines = self.doc.split("\n")
+        if len(lines) > 1 and all(scalar(x) == x and x == x.strip() for x in lines):
+            out.append("    doc: |-\n" + "".join(f"      {x}\n" for x in lines))
+        else:
+            out.append(f"    doc: {scalar(self.doc) if self.doc else chr(34) * 2}\n")
+        if self.contact is not None:
+            out.append(f"    contact: {scalar(self.contact)}\n")
+        if self.accept:
+            out.append(f"    accept: {flow_list(self.accept)}\n")
+        return "".join(out)
+
+
+class OldFile:
+    """A spec file as the registry has it: its records as ioctlgen read them,
+    and its text cut at the line where each record starts (ioctlgen's
+    `source` marks), the text before the first record as the preamble."""
+
+    def __init__(self, path, records, sources):
+        self.path = path
+        self.records = records
+        try:
+            with open(path, encoding="utf-8") as f:
+                lines = f.read().split("\n")
+        except OSError as e:
+            raise Error(f"{path}: error: cannot read the spec file: {e.strerror}") from e
+        starts = [int(s.rsplit(":", 2)[1]) for s in sources]
+        if not starts or starts != sorted(starts):
+            raise Error(f"{path}:1:1: error: cannot cut the file at its records "
+                        f"(lines {starts[:5]}): not one record per line range")
+        self.preamble = "".join(l + "\n" for l in lines[:starts[0] - 1])
+        ends = starts[1:] + [len(lines) + 1]
+        self.blocks = ["\n".join(lines[a - 1:b - 1]).rstrip("\n") + "\n" for a, b in zip(starts, ends)]
+
+
+def merge(records, old, key, keep_unmatched=True):
+    """[(record, its old text or None)] in the importer's order, the records
+    of the registry merged in; a record only in the registry stays after its
+    predecessor there.  Returns (merged, the old records no import matched)."""
+    if old is None:
+        return [(r, None) for r in records], []
+    olds = {}
+    for i, o in enumerate(old.records):
+        olds.setdefault(key(o), []).append(i)
+    matched = {}
+    for r in records:
+        if olds.get(key(r)):
+            matched[id(r)] = olds[key(r)].pop(0)
+    taken = set(matched.values())
+    anchor, prev = {}, None
+    for i in range(len(old.records)):
+        if i in taken:
+            prev = i
+        else:
+            anchor.setdefault(prev, []).append(i)
+    out = [(old.records[i], old.blocks[i]) for i in anchor.get(None, [])] if keep_unmatched else []
+    for r in records:
+        i = matched.get(id(r))
+        if i is None:
+            out.append((r, None))
+            continue
+        m = r.merge(old.records[i])
+        out.append((m, old.blocks[i] if m.same(old.records[i]) else None))
+        if keep_unmatched:
+            out += [(old.records[j], old.blocks[j]) for j in anchor.get(i, [])]
+    unmatched = [old.records[i] for i in range(len(old.records)) if i not in taken]
+    return out, unmatched
+
+
+def body(merged):
+    return "".join(block if block is not None else r.text() for r, block in merged)
+
+
+def write_if_changed(path, text):
+    """Write text to path unless it holds it already; True when written."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return False
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        raise Error(f"{path}: error: cannot read it back: {e.strerror}") from e
+    try:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise Error(f"{path}: error: cannot write it: {e.strerror}") from e
+    return True

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+"""One ABI's toolchain for tools/measure-sizes: its compiler command, the
+kernel headers it must use, the directories it searches, and the check
+that it can compile the basic C library and kernel headers at all."""
+
+import os
+import re
+import shlex
+
+from . import Error, cc
+
+# Every toolchain must compile this before its probes are trusted: a missing
+# C library header must never look like an absent command.
+TOOLCHAIN_PROBE = """#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <sys/types.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <linux/types.h>
+#include <linux/ioctl.h>
+#include <asm/ioctls.h>
+int toolchain_probe[sizeof(__u64) == 8 && sizeof(uint32_t) == 4 ? 1 : -1];
+"""
+
+
+def kernel_header_names(build_dir, arches):
+    """Every header any of the ARCHes exports, as included: linux/fs.h."""
+    names = set()
+    for arch in arches:
+        top = os.path.join(build_dir, "uapi", arch, "include")
+        for root, _, files in os.walk(top):
+            names.update(os.path.relpath(os.path.join(root, f), top) for f in files)
+    return names
+
+
+def is_kernel_header(name, kernel_names):
+    return name in kernel_names or name.split("/")[0] in ("linux", "asm", "asm-generic")
+
+
+class Toolchain:
+    def __init__(self, abi, build_dir, kernel_names):
+        self.abi = abi
+        self.name = abi.name
+        self.inc = os.path.abspath(os.path.join(build_dir, "uapi", abi.arch, "include"))
+        self.cc = abi.compiler + ["-I", self.inc]
+        self.kernel_names = kernel_names
+        self.search = []
+
+    def check(self, work):
+        """Compile TOOLCHAIN_PROBE and learn the search list; raise on failure."""
+        os.makedirs(work, exist_ok=True)
+        src = os.path.join(work, "toolchain.c")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(TOOLCHAIN_PROBE)
+        r = cc.run(self.cc + ["-v", "-S", "-o", os.path.join(work, "toolchain.s"), src])
+        if r.returncode != 0:
+            raise Error(f"{self.abi.source}: error: ABI {self.name}: the toolchain cannot "
+                        f"compile the basic C library and kernel headers "
+                        f"(install its packages: tools/install-deps)\n  command: "
+                        f"{shlex.join(self.cc)}\n" +
+                        "\n".join("  " + l for l in r.stderr.splitlines() if "error" in l)[:2000])
+        inside = False
+        for line in r.stderr.splitlines():
+            if line.startswith("#include <...> search starts here"):
+                inside = True
+            elif line.startswith("End of search list"):
+                inside = False
+            elif inside:
+                self.search.append(os.path.normpath(line.strip().split(" (")[0]))
+        if not self.search or self.search[0] != self.inc:
+            raise Error(f"{self.abi.source}: error: ABI {self.name}: {self.inc} is not the "
+                        f"first directory the compiler searches ({self.search[:3]})")
+
+    def foreign_kernel_header(self, dep):
+        """The include name of a kernel header found outside the exported
+        tree (in the C library's own copy of the kernel headers), or None."""
+        dep = os.path.normpath(os.path.abspath(dep))
+        if dep.startswith(self.inc + os.sep):
+            return None
+        best = None
+        for d in self.search:
+            if dep.startswith(d + os.sep) and (best is None or len(d) > len(best)):
+                best = d
+        if best is None:
+            return None
+        rel = os.path.relpath(dep, best)
+        return rel if is_kernel_header(rel, self.kernel_names) else None
+
+    def is_error_directive(self, path, line):
+        """Is path:line an #error in the exported kernel headers?"""
+        path = os.path.abspath(path)
+        if not path.startswith(self.inc + os.sep):
+            return False
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read().splitlines()
+        except OSError as e:
+            raise Error(f"{path}: error: reading the header a diagnostic names: "
+                        f"{e.strerror}") from e
+        return 0 < line <= len(text) and re.match(r'\s*#\s*error\b', text[line - 1]) is not None
