@@ -94,17 +94,19 @@ headers: $(B)/uapi/x86/.done
 
 # ---------------------------------------------------------------- sizes
 # Remeasure every argument type with the real compilers (see tools/measure-sizes)
-# against the headers of each kernel ARCH named in abis.yaml.  No ioctlgen here:
-# it needs these sizes before it can compute a single number.
-SIZES_ARCHES := $(sort $(shell sed -n 's/^ *arch: *//p' $(SPEC)/abis.yaml 2>/dev/null))
-sizes: $(SIZES_ARCHES:%=$(B)/uapi/%/.done)
+# against the headers of each kernel ARCH named in abis.yaml.  They read the
+# registry through `ioctlgen dump`, which needs no sizes; so does the ARCH list.
+ABI_HEADERS = $(MAKE) -s $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.registry arches $(SPEC) | \
+	sed 's|.*|$(B)/uapi/&/.done|')
+sizes: $(B)/ioctlgen
+	$(Q)$(ABI_HEADERS)
 	$(Q)tools/measure-sizes $(SPEC) $(B)
 
 # Import every ioctl command of the exported UAPI of each ARCH into
 # spec/headers and spec/left-out.txt (tools/import-uapi), merged with what
 # the registry already says.  New argument types need `make sizes` after.
-IMPORT_ARCHES := x86 arm64 powerpc mips sparc alpha parisc
-import: $(IMPORT_ARCHES:%=$(B)/uapi/%/.done)
+import: $(B)/ioctlgen
+	$(Q)$(ABI_HEADERS)
 	$(Q)tools/import-uapi --uapi $(B)/uapi --tree $(KSRC) --spec $(SPEC)
 
 # ---------------------------------------------------------------- render / patches / verify (issue 3)

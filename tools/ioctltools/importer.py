@@ -15,7 +15,6 @@ from .cheader import HeaderText
 from .classify import LeftOut, Unit
 from .specwrite import Entry, OldFile
 
-ARCHES = ["x86", "arm64", "powerpc", "mips", "sparc", "alpha", "parisc"]
 # Headers that define the ioctl macros themselves.
 SKIP = {"linux/ioctl.h", "asm/ioctl.h", "asm-generic/ioctl.h"}
 
@@ -31,6 +30,7 @@ class Context:
     incdirs: list
     arches: list
     compilers: dict		# ARCH -> its reference ABI's compiler command
+    abis: list			# registry.Abi
     old: dict			# spec file relative to headers/ -> OldFile
     old_headers: dict		# the same -> registry.Header
     size_limit: int		# the largest size every layout's size field holds
@@ -43,8 +43,11 @@ class Context:
                         [os.path.join(self.uapi, arch, "include")] + self.incdirs)
 
     def variants(self):
-        """How the other ABIs read a generic header: i386, and each other ARCH."""
-        out = [("i386", self.compiler(self.arches[0], [self.compilers[self.arches[0]][0], "-m32"]))]
+        """How the other ABIs read a generic header: the other ABIs of the
+        first ARCH (i386, x32), and each other ARCH."""
+        first = self.arches[0]
+        out = [(abi.name, self.compiler(first, abi.compiler)) for abi in self.abis
+               if abi.arch == first and abi.compiler != self.compilers[first]]
         return out + [(a, self.compiler(a)) for a in self.arches[1:]]
 
 
@@ -230,7 +233,8 @@ def parse_args(argv):
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--uapi", default="build/uapi", help="headers_install output per ARCH")
     ap.add_argument("--tree", default="build/linux-source-6.1", help="the kernel source tree")
-    ap.add_argument("--arches", default=",".join(ARCHES))
+    ap.add_argument("--arches", help="comma-separated ARCHes, the first for the generic "
+                    "headers (default: the ARCHes of the ABIs, in abis.yaml order)")
     ap.add_argument("-I", dest="incdirs", action="append", default=[],
                     help="more include directories, searched after the ARCH's")
     ap.add_argument("--spec", default="spec", help="the spec directory; headers go to SPEC/headers")
@@ -241,12 +245,13 @@ def parse_args(argv):
     return ap.parse_args(argv)
 
 
-def context(args, arches):
+def context(args):
+    reg = registry.load(args.spec, "dump")
+    arches = args.arches.split(",") if args.arches else registry.arches(reg)
     for a in arches:
         if not os.path.isdir(os.path.join(args.uapi, a, "include")):
             raise Error(f"{args.uapi}/{a}/include: error: no exported headers for ARCH {a}:"
                         f" run `make build/uapi/{a}/.done`")
-    reg = registry.load(args.spec, "dump")
     compilers = reg.reference_compilers()
     for a in arches:
         if a not in compilers:
@@ -260,18 +265,17 @@ def context(args, arches):
         old[rel] = OldFile(h.spec, [Entry.from_registry(c) for c in h.commands],
                            [c["source"] for c in h.commands])
     bits = reg.smallest_size_bits
-    return Context(args.uapi, args.incdirs, arches, compilers, old, old_headers,
+    return Context(args.uapi, args.incdirs, arches, compilers, reg.abis, old, old_headers,
                    (1 << bits) - 1, f"{bits}-bit size field of the smallest layout")
 
 
 def main(argv=None):
     args = parse_args(argv)
-    arches = [a for a in args.arches.split(",") if a]
     hdir = os.path.join(args.spec, "headers")
     left_path = args.left_out or os.path.join(args.spec, "left-out.txt")
     try:
-        ctx = context(args, arches)
-        all_units = discover(args.uapi, args.tree, arches)
+        ctx = context(args)
+        all_units = discover(args.uapi, args.tree, ctx.arches)
         for u in all_units:
             if u.kind == "generic":
                 u.text = HeaderText(u.path)

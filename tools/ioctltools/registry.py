@@ -12,6 +12,7 @@ import json
 import os
 import shlex
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass, field
 
@@ -98,3 +99,27 @@ def load(spec_dir, stage="dump", ioctlgen=IOCTLGEN):
         except (OSError, ValueError, KeyError) as e:
             raise Error(f"error: reading the registry: {shlex.join(cmd)} wrote no "
                         f"usable JSON: {e}") from e
+
+
+def arches(reg):
+    """The kernel ARCHes of the ABIs, in ABI order: the first is the one
+    whose headers stand for every ARCH's generic headers."""
+    return list(reg.reference_compilers())
+
+
+def main(argv):
+    """`python3 -m ioctltools.registry arches [SPEC_DIR]`: one ARCH a line
+    (the Makefile's list of the headers to export)."""
+    if len(argv) not in (1, 2) or argv[0] != "arches":
+        print("usage: python3 -m ioctltools.registry arches [SPEC_DIR]", file=sys.stderr)
+        return 2
+    try:
+        print("\n".join(arches(load(argv[1] if len(argv) > 1 else "spec"))))
+    except Error as e:
+        print(e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
