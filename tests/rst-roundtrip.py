@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The magic-code table, in and out (TAP).
 
-  - spec/magic.yaml validates against spec/schema/magic.schema.json;
+  - the rows ioctlgen reads from spec/magic.yaml, written back in the
+    shape of the YAML, validate against spec/schema/magic.schema.json,
+    which rejects broken rows (spec/magic.yaml itself: tests/schema-check.py);
   - every row of the 6.1 table is in spec/magic.yaml, in order (counted by
     a column parse of its own, not by the importer);
   - the overlaps in the model are those of an independent computation;
@@ -10,28 +12,31 @@
     back the 6.1 file byte for byte except for the conflict! markers; rows
     whose computed marker differs from 6.1's hand-kept one are listed as
     diagnostics;
-  - tools/import-ioctl-number is repeatable and rejects bad tables with
-    path:line:col errors.
+  - tools/import-ioctl-number gives back spec/magic.yaml byte for byte;
+    into an empty registry it writes rows that ioctlgen reads as the
+    registry's; it rejects bad tables with path:line:col errors.
 
 Run from the repository root: /usr/bin/python3 tests/rst-roundtrip.py
-The model comes from build/ioctlgen; without it the test builds a
-model-shaped FALLBACK from spec/magic.yaml and says so.
+The registry comes from build/ioctlgen (`ioctlgen model`): this test reads
+no YAML.
 """
 
 import copy
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
 import jsonschema
-import yaml
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "generator"))
 import renderlib  # noqa: E402
+sys.path.insert(0, os.path.join(TOP, "tools"))
+from ioctltools import Error, registry  # noqa: E402
 
 KTREE = os.path.join(TOP, "build", "linux-source-6.1")
 RST = "Documentation/userspace-api/ioctl/ioctl-number.rst"
@@ -87,24 +92,16 @@ def code_value(text):
     return int(text, 16) if text.startswith("0x") else ord(text[1])
 
 
-def spec_rows():
-    """The rows of spec/magic.yaml with the code as written (yaml.compose
-    keeps the scalar text, so 0x1b stays 0x1b)."""
-    with open(MAGIC, encoding="utf-8") as f:
-        node = yaml.compose(f)
-    top = {k.value: v for k, v in node.value}
-    out = []
-    for item in top["magic-codes"].value:
-        row = {k.value: v for k, v in item.value}
-        out.append({
-            "code-text": row["code"].value,
-            "seq": row["seq"].value,
-            "headers": [h.value for h in row["headers"].value],
-            "doc": row["doc"].value,
-            "contact": row["contact"].value if "contact" in row else None,
-            "accept": [a.value for a in row["accept"].value] if "accept" in row else [],
-            "line": item.start_mark.line + 1,
-        })
+def yaml_shape(row):
+    """A model row as spec/magic.yaml writes it, for the schema."""
+    code = row["code-text"]
+    out = {"code": int(code, 16) if code.startswith("0x") else code, "seq": row["seq"],
+           "headers": row["headers"], "doc": row["doc"]}
+    for k in ("contact", "include-cell", "seq-cell"):
+        if row[k] is not None:
+            out[k] = row[k]
+    if row["accept"]:
+        out["accept"] = row["accept"]
     return out
 
 
@@ -115,16 +112,6 @@ def compute_overlaps(rows):
         out.append([j for j, (c2, a2, b2) in enumerate(keyed)
                     if j != i and c2 == c and a2 <= b and a <= b2])
     return out
-
-
-def fallback_model(rows):
-    """FALLBACK, used only without build/ioctlgen: a model-shaped dict built
-    from spec/magic.yaml, overlaps computed here."""
-    mc = []
-    for r, ov in zip(rows, compute_overlaps(rows)):
-        mc.append({k: r[k] for k in ("code-text", "seq", "headers", "doc",
-                                     "contact", "accept")} | {"overlaps": ov})
-    return {"model-version": renderlib.MODEL_VERSION, "magic-codes": mc}
 
 
 def strip_marker(line):
@@ -143,7 +130,14 @@ def main():
         schema = json.load(f)
     with open(MAGIC, encoding="utf-8") as f:
         magic_text = f.read()
-    data = yaml.safe_load(magic_text)
+    try:
+        model = registry.load(SPEC, "model").doc
+    except Error as e:
+        tap(False, "build/ioctlgen model spec writes a model (run make)")
+        diag(e)
+        return
+    srows = [dict(r, line=int(r["source"].rsplit(":", 2)[1])) for r in model["magic-codes"]]
+    data = {"doc": "The rows as ioctlgen read them.", "magic-codes": [yaml_shape(r) for r in srows]}
 
     # (a) schema
     try:
@@ -157,7 +151,7 @@ def main():
     errs = sorted(v.iter_errors(data), key=lambda e: list(e.path))
     for e in errs[:20]:
         diag(f"{'/'.join(map(str, e.path))}: {e.message}")
-    tap(not errs, f"spec/magic.yaml validates against the schema ({len(errs)} errors)")
+    tap(not errs, f"the rows of spec/magic.yaml validate against the schema ({len(errs)} errors)")
     bad = copy.deepcopy(data)
     bad["magic-codes"][0].update({"code": 256, "seq": "0-0-0", "Extra": 1})
     bad["magic-codes"][1]["code"] = "'EE'"
@@ -175,7 +169,6 @@ def main():
         rst_text = f.read()
     lines = rst_text.split("\n")
     trows, tstart, tend = table_rows(lines)
-    srows = spec_rows()
     tap(len(srows) == len(trows),
         f"spec/magic.yaml has every row of the 6.1 table ({len(srows)} of {len(trows)})")
     pairs_t = [(c, s) for _, _, c, s in trows]
@@ -190,29 +183,13 @@ def main():
     tap(tagged == accepted,
         f"accept: [overlap] on exactly the {sum(tagged)} rows 6.1 tags conflict!")
 
-    # the model
-    model = None
-    if os.access(IOCTLGEN, os.X_OK):
-        with tempfile.TemporaryDirectory(dir=os.path.join(TOP, "build")) as d:
-            out = os.path.join(d, "model.json")
-            p = run([IOCTLGEN, "model", "spec", "-o", out])
-            if tap(p.returncode == 0 and os.path.exists(out),
-                   "build/ioctlgen model spec writes a model"):
-                model = renderlib.load_model(out)
-            else:
-                diag(p.stderr[-2000:])
-    if model is None:
-        diag("FALLBACK: model-shaped dict built from spec/magic.yaml by this test "
-             "(no usable build/ioctlgen); overlaps computed here")
-        model = fallback_model(srows)
-    else:
-        mine = compute_overlaps(srows)
-        theirs = [r["overlaps"] for r in model["magic-codes"]]
-        diff = [i for i, (a, b) in enumerate(zip(mine, theirs)) if sorted(b) != a]
-        for i in diff[:10]:
-            diag(f"row {i}: ioctlgen {theirs[i]}, computed here {mine[i]}")
-        tap(len(mine) == len(theirs) and not diff,
-            "the model's overlaps are those computed independently here")
+    mine = compute_overlaps(srows)
+    theirs = [r["overlaps"] for r in model["magic-codes"]]
+    diff = [i for i, (a, b) in enumerate(zip(mine, theirs)) if sorted(b) != a]
+    for i in diff[:10]:
+        diag(f"row {i}: ioctlgen {theirs[i]}, computed here {mine[i]}")
+    tap(len(mine) == len(theirs) and not diff,
+        "the model's overlaps are those computed independently here")
 
     # (c) render
     env = renderlib.environment("kernel")
@@ -266,11 +243,12 @@ def main():
             diag(show(r))
 
     # (d) importer
-    p = run([IMPORTER, "--quiet", KTREE])
+    p = run([IMPORTER, "--quiet", "-o", "-", KTREE])
     tap(p.returncode == 0 and p.stdout == magic_text,
         "tools/import-ioctl-number gives back spec/magic.yaml byte for byte")
     if p.returncode != 0:
         diag(p.stderr)
+    fresh_import(srows)
 
     bad_cases = [
         ("0x12  all    linux/fs.h", "0xZ2  all    linux/fs.h",
@@ -287,15 +265,42 @@ def main():
             i = lines.index(old)
             with open(path, "w", encoding="utf-8") as f:
                 f.write(rst_text.replace(old + "\n", new + "\n", 1))
-            p = run([IMPORTER, d])
+            p = run([IMPORTER, "-o", "-", d])
             want = f"{path}:{i + 1}:{col}: {msg}"
             tap(p.returncode == 1 and p.stdout == "" and want in p.stderr.splitlines(),
                 f"the importer rejects line {i + 1} with {new[:12]!r}...: {msg}")
             if p.returncode != 1 or want not in p.stderr:
                 diag(f"want {want!r}, exit {p.returncode}, stderr {p.stderr[-500:]!r}")
-    p = run([IMPORTER, "/nonexistent"])
+    p = run([IMPORTER, "-o", "-", "/nonexistent"])
     tap(p.returncode == 1 and p.stdout == "" and "error:" in p.stderr,
         "the importer reports a missing kernel tree")
+
+
+ROW_KEYS = ("code-text", "seq", "headers", "doc", "contact", "accept", "include-cell", "seq-cell")
+
+
+def fresh_import(srows):
+    """Into a registry without magic.yaml: the rows ioctlgen reads back are
+    the registry's (the writer's own style may differ from the file's)."""
+    with tempfile.TemporaryDirectory() as d:
+        for f in ("layouts.yaml", "abis.yaml"):
+            shutil.copy(os.path.join(SPEC, f), d)
+        p = run([IMPORTER, "--quiet", "--spec", d, KTREE])
+        if not tap(p.returncode == 0, "tools/import-ioctl-number imports into an empty registry"):
+            diag(p.stderr)
+            return
+        try:
+            got = registry.load(d, "dump").magic_codes
+        except Error as e:
+            got = []
+            diag(e)
+        diff = [i for i, (a, b) in enumerate(zip(got, srows))
+                if [a[k] for k in ROW_KEYS] != [b[k] for k in ROW_KEYS]]
+        for i in diff[:10]:
+            diag(f"row {i}: fresh {[got[i][k] for k in ROW_KEYS]}")
+            diag(f"row {i}: spec  {[srows[i][k] for k in ROW_KEYS]}")
+        tap(len(got) == len(srows) and not diff,
+            f"a fresh import reads back as the registry's {len(srows)} rows ({len(diff)} differ)")
 
 
 if __name__ == "__main__":
