@@ -8,6 +8,9 @@
 #   skip REASON           ok N # SKIP REASON
 #   diag [LINE...]        "# LINE" for each argument, or for each line of stdin
 #   bail TEXT             not ok N - TEXT, the plan, exit 1 (nothing else can run)
+#   subtests PREFIX CMD...  run a TAP suite, its tests renumbered as ours with
+#                         PREFIX before their text; not ok if it exits non-zero
+#                         without a "not ok", or runs no test
 #   tap_done              the plan "1..N", exit 1 if anything failed or nothing ran
 #
 # (`done` is a shell keyword, hence tap_done.)  See docs/dev/contracts.md, Tests.
@@ -56,6 +59,32 @@ diag() {
 bail() {
 	not_ok "$@"
 	tap_done
+}
+
+subtests() {
+	local prefix=$1 out line rc tests=0 failed_before=$tap_failed
+	shift
+	out=$(mktemp)
+	"$@" >"$out" 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		if [[ $line =~ ^(not )?ok([[:space:]]+[0-9]+)?([[:space:]]+-)?[[:space:]]*(.*)$ ]]; then
+			tests=$((tests + 1))
+			if [ -n "${BASH_REMATCH[1]}" ]; then
+				not_ok "$prefix${BASH_REMATCH[4]}"
+			else
+				ok "$prefix${BASH_REMATCH[4]}"
+			fi
+		elif [[ ! $line =~ ^1\.\.[0-9]+ ]]; then
+			diag "${line#\# }"
+		fi
+	done <"$out"
+	rm -f "$out"
+	if [ "$tests" -eq 0 ]; then
+		not_ok "$prefix$* runs no test (exit $rc)"
+	elif [ "$rc" -ne 0 ] && [ "$tap_failed" -eq "$failed_before" ]; then
+		not_ok "$prefix$* exits $rc"
+	fi
 }
 
 tap_done() {
