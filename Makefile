@@ -27,7 +27,7 @@ Q = @
 quiet = @printf '  %-7s %s\n'
 endif
 
-.PHONY: all deps check clean sizes model render patches verify docs serve bench fuzz tree headers
+.PHONY: all deps check clean distclean sizes model render patches verify docs serve bench fuzz tree headers
 .DELETE_ON_ERROR:
 
 all: deps $(B)/ioctlgen $(MODEL) render patches docs
@@ -203,5 +203,12 @@ sanitizers: $(B)/asan/ioctlgen $(UNIT_PROGS:$(B)/%=$(B)/asan/%)
 check: deps $(B)/ioctlgen $(MODEL) $(UNIT_PROGS)
 	$(Q)tests/run
 
+# Everything the build made: all of $(B) but the kernel tree unpacked from
+# Debian's tarball (an input, never modified; distclean removes it too), and
+# Python's byte-code caches.  generated-patches/ is committed: it stays.
 clean:
-	rm -rf $(B)/obj $(B)/ioctlgen $(B)/libioctlgen.a $(MODEL)
+	[ ! -d $(B) ] || find $(B) -mindepth 1 -maxdepth 1 ! -name $(notdir $(KSRC)) -exec rm -rf {} +
+	find generator tools tests -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(B)

@@ -25,6 +25,9 @@ import sys
 import jsonschema
 import yaml
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from tap import Tap  # noqa: E402
+
 SPDX = "# SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note"
 
 
@@ -95,19 +98,6 @@ def validate(validator, text, name):
     return errs
 
 
-class Tap:
-    def __init__(self):
-        self.n = self.failed = 0
-
-    def check(self, ok, text, details=()):
-        self.n += 1
-        print(f"{'ok' if ok else 'not ok'} {self.n} - {text}")
-        for d in details:
-            print(f"# {d}")
-        if not ok:
-            self.failed += 1
-
-
 def main():
     spec = sys.argv[1] if len(sys.argv) > 1 else "spec"
     validators = {}
@@ -176,9 +166,8 @@ def main():
     errs = validate(validators["abis"], dup, "<duplicate>")
     tap.check(any("duplicate key" in e for e in errs), "a duplicate key is reported", errs[:1])
 
-    print(f"# {tap.n - tap.failed} passed, {tap.failed} failed")
-    return 1 if tap.failed else 0
+    tap.done()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -1,29 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
-"""write_generated(): a generated file records the sha256 of its content in
-its '@generated' banner line, and a file edited by hand since is never
-overwritten without force.  The expected hashes are computed here with
-hashlib over bytes cut by hand, not by the code under test.  (TAP output)"""
+"""renderlib.write_generated(), the one writer of generated files, by its
+public behaviour: a generated file records the sha256 of its content in its
+'@generated' banner line; a file edited by hand since (or never generated)
+is refused with 'path:1:1: error: ...' and kept, unless force (--force); the
+write is atomic (a new file renamed over the old one) and happens only when
+the content changes.  The expected hashes are computed here with hashlib
+over bytes cut by hand, not by the code under test.             (TAP output)"""
 
 import hashlib
 import os
+import re
+import stat
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "generator"))
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
+sys.path.insert(0, os.path.join(TOP, "generator"))
 import renderlib  # noqa: E402
-
-n = 0
-failed = 0
-
-
-def check(cond, what, detail=""):
-    global n, failed
-    n += 1
-    print(f"{'ok' if cond else 'not ok'} {n} - {what}")
-    if not cond:
-        failed += 1
-        for line in str(detail).splitlines():
-            print(f"# {line}")
+import tap  # noqa: E402
 
 
 def raw(path):
@@ -31,17 +26,28 @@ def raw(path):
         return f.read()
 
 
+def put(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
 def expect_refusal(path, text, what, **kw):
+    """write_generated must raise HandEditedError 'path:1:1: error: ...'
+    naming --force, and leave the file as it was.  Returns the message."""
     before = raw(path)
     try:
         renderlib.write_generated(path, text, **kw)
     except renderlib.HandEditedError as e:
         msg = str(e)
-        check(msg.startswith(f"{path}:1:1: error: ") and "--force" in msg and raw(path) == before,
-              f"{what}: refused with path:1:1: error: ... --force, file kept", msg)
+        tap.check(msg.startswith(f"{path}:1:1: error: ") and "--force" in msg and raw(path) == before,
+                  f"{what}: refused with path:1:1: error: ... --force, file kept", msg)
         return msg
-    check(False, f"{what}: refused", "no error raised")
+    tap.not_ok(f"{what}: refused", "no error raised")
     return ""
+
+
+def temporaries(d):
+    return [f for _, _, files in os.walk(d) for f in files if f.startswith(".")]
 
 
 C_TEXT = ("/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */\n"
@@ -51,70 +57,76 @@ C_TEXT = ("/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */\n"
 with tempfile.TemporaryDirectory() as d:
     p = os.path.join(d, "sub", "fs.h")
 
-    check(renderlib.write_generated(p, C_TEXT) is True, "a new file is written (and its directory made)")
+    # ---------------------------------------------------------------- banner
+    tap.check(renderlib.write_generated(p, C_TEXT) is True, "a new file is written (and its directory made)")
     data = raw(p)
-    lines = data.split(b"\n")
-    banner = lines[1]
+    banner = data.split(b"\n")[1]
     tok_at = banner.find(b"@generated sha256:")
     hexd = banner[tok_at + len(b"@generated sha256:"):][:64]
-    check(tok_at > 0 and banner.endswith(b" by ioctlgen from spec/headers/linux/fs.yaml: do not edit */"),
-          "the hash sits right after the marker, inside the comment", banner)
+    tap.check(tok_at > 0 and banner.endswith(b" by ioctlgen from spec/headers/linux/fs.yaml: do not edit */"),
+              "the hash sits right after the marker, inside the comment", banner)
     unstamped = data.replace(b" sha256:" + hexd, b"", 1)
-    check(unstamped == C_TEXT.encode(), "removing the token gives back the text exactly")
-    check(hexd.decode() == hashlib.sha256(unstamped).hexdigest(),
-          "the recorded hash is sha256 of the content without the token", hexd)
+    tap.check(unstamped == C_TEXT.encode(), "removing the token gives back the text exactly")
+    tap.check(hexd.decode() == hashlib.sha256(unstamped).hexdigest(),
+              "the recorded hash is sha256 of the content without the token", hexd)
+    mode = stat.S_IMODE(os.stat(p).st_mode)
+    tap.check(mode == 0o644, "the file is mode 0644, not a temporary file's 0600", oct(mode))
 
-    check(renderlib.write_generated(p, C_TEXT) is False and raw(p) == data,
-          "the same text again: nothing written")
-    new_text = C_TEXT + "#define BLKRRPART _IO(0x12, 95)\n"
-    check(renderlib.write_generated(p, new_text) is True and b"BLKRRPART" in raw(p),
-          "new text over an untouched generated file: written")
+    # ---------------------------------------------------------------- write only on change, atomically
+    tap.check(renderlib.write_generated(p, C_TEXT) is False and raw(p) == data,
+              "the same text again: nothing written")
+    with open(p, "rb") as reader:           # a reader that opened the old file
+        new_text = C_TEXT + "#define BLKRRPART _IO(0x12, 95)\n"
+        tap.check(renderlib.write_generated(p, new_text) is True and b"BLKRRPART" in raw(p),
+                  "new text over an untouched generated file: written")
+        tap.check(reader.read() == data,
+                  "a reader of the old file still reads all of it: replaced by rename, not rewritten in place")
+    before = raw(p)
+    try:
+        renderlib.write_generated(p, C_TEXT + "#define BROKEN \udc80\n")   # cannot be encoded
+        tap.not_ok("text that cannot be written as UTF-8 raises")
+    except (UnicodeError, ValueError):
+        tap.check(raw(p) == before and not temporaries(d),
+                  "text that cannot be written raises, the old file is intact, no temporary file left")
 
-    with open(p, "ab") as f:
-        f.write(b"#define MY_LOCAL_HACK 1\n")
+    # ---------------------------------------------------------------- hand edits
+    put(p, raw(p) + b"#define MY_LOCAL_HACK 1\n")
     msg = expect_refusal(p, C_TEXT, "a line added by hand")
-    check("hand-edited since generated" in msg, "the message says the file was edited by hand", msg)
-    check(b"MY_LOCAL_HACK" in raw(p), "the hand edit is still there")
+    tap.check(re.search(r"hand.edit|edited by hand", msg), "the message says the file was edited by hand", msg)
+    tap.check(b"MY_LOCAL_HACK" in raw(p), "the hand edit is still there")
+    tap.check(renderlib.write_generated(p, C_TEXT, force=True) is True and b"MY_LOCAL_HACK" not in raw(p),
+              "force=True overwrites the hand-edited file")
 
-    check(renderlib.write_generated(p, C_TEXT, force=True) is True and b"MY_LOCAL_HACK" not in raw(p),
-          "force=True overwrites the hand-edited file")
-
-    edited = raw(p).replace(b"93", b"94")
-    with open(p, "wb") as f:
-        f.write(edited)
+    put(p, raw(p).replace(b"93", b"94"))
     expect_refusal(p, C_TEXT, "one digit changed by hand")
 
     # Someone edits and also pastes a made-up hash: still refused.
     body = raw(p)
     i = body.find(b"sha256:") + 7
-    with open(p, "wb") as f:
-        f.write(body[:i] + b"f" * 64 + body[i + 64:])
+    put(p, body[:i] + b"f" * 64 + body[i + 64:])
     expect_refusal(p, C_TEXT, "a hash edited by hand")
 
     q = os.path.join(d, "mine.h")
-    with open(q, "w") as f:
-        f.write("/* my own header */\n#define X 1\n")
+    put(q, b"/* my own header */\n#define X 1\n")
     msg = expect_refusal(q, C_TEXT, "a file that was never generated (no marker)")
-    check("not a generated file" in msg, "the message says it is not a generated file", msg)
-    check(renderlib.write_generated(q, C_TEXT, force=True) is True, "force=True replaces it")
+    tap.check("not a generated file" in msg, "the message says it is not a generated file", msg)
+    tap.check(renderlib.write_generated(q, C_TEXT, force=True) is True, "force=True replaces it")
 
     r = os.path.join(d, "legacy.h")
-    with open(r, "w") as f:
-        f.write("/* @generated by an older ioctlgen */\n#define X 1\n")
-    check(renderlib.write_generated(r, C_TEXT) is True and b"sha256:" in raw(r),
-          "a generated file from before hashes (marker, no hash) is replaced")
+    put(r, b"/* @generated by an older ioctlgen */\n#define X 1\n")
+    tap.check(renderlib.write_generated(r, C_TEXT) is True and b"sha256:" in raw(r),
+              "a generated file from before hashes (marker, no hash) is replaced")
 
     b = os.path.join(d, "binary.h")
-    with open(b, "wb") as f:
-        f.write(b"\xff\xfe garbage\n")
+    put(b, b"\xff\xfe garbage\n")
     expect_refusal(b, C_TEXT, "a file that is not UTF-8")
 
+    # ---------------------------------------------------------------- other syntaxes
     crlf = "# @generated by ioctlgen\r\nline one\r\nline two\r\n"
     w = os.path.join(d, "crlf.txt")
     renderlib.write_generated(w, crlf)
-    body = raw(w)
-    check(body.count(b"\r\n") == 3 and renderlib.write_generated(w, crlf) is False,
-          "CRLF text keeps its line ends and checks clean")
+    tap.check(raw(w).count(b"\r\n") == 3 and renderlib.write_generated(w, crlf) is False,
+              "CRLF text keeps its line ends and checks clean")
 
     rst = ".. @generated by ioctlgen: do not edit\n\nIoctl numbers\n=============\n"
     s = os.path.join(d, "ioctl-number.rst")
@@ -125,12 +137,11 @@ with tempfile.TemporaryDirectory() as d:
 
     try:
         renderlib.write_generated(os.path.join(d, "nomarker.h"), "#define X 1\n")
-        check(False, "text without a banner line is a programming error")
+        tap.not_ok("text without a banner line is a programming error")
     except ValueError:
-        check(not os.path.exists(os.path.join(d, "nomarker.h")),
-              "text without a banner line raises ValueError and writes nothing")
+        tap.check(not os.path.exists(os.path.join(d, "nomarker.h")),
+                  "text without a banner line raises ValueError and writes nothing")
 
-    leftovers = [f for root, _, files in os.walk(d) for f in files if f.startswith(".")]
-    check(not leftovers, "no temporary files left behind", leftovers)
+    tap.check(not temporaries(d), "no temporary files left behind", temporaries(d))
 
-sys.exit(1 if failed else 0)
+tap.done()
