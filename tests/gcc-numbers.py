@@ -47,14 +47,15 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 import fixtures  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+from ioctltools import Error  # noqa: E402
+from ioctltools.cc import MARKER, prologue, userspace_include  # noqa: E402
+from ioctltools.cheader import HeaderText  # noqa: E402
 
 KSRC = "linux-source-6.1"
 KSRC_UAPI = KSRC + "/include/uapi"
 EXPECT = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                       "fixtures", "gcc-numbers", "expect.json")
-MARK = re.compile(r'->(\w+) (\d+)(?: [$#]?(-?\d+))?')
-IO_DEFINE = re.compile(r'#\s*define\s+([A-Za-z_]\w*)(\([^)]*\))?\s+'
-                       r'(_IOC|_IO|_IOR|_IOW|_IOWR|_IOR_BAD|_IOW_BAD|_IOWR_BAD)\s*\(')
 DIAG = re.compile(r'^(.*?):\d+:(?:\d+:)? (?:fatal )?(error|note): (.*)$')
 FIELDS = ("dir", "type", "nr", "size")
 CHUNK = 16		# probes per compiler run
@@ -75,40 +76,21 @@ class Tap:
         return ok
 
 
-def header_arch(header):
-    """The kernel ARCH of a per-arch header (spec/headers/arch/<arch>/...), or None."""
-    if header.get("arch"):
-        return header["arch"]
-    m = re.search(r'(?:^|/)headers/arch/([^/]+)/', header.get("spec", ""))
-    return m.group(1) if m else None
-
-
 def applies(header, abi):
-    return header_arch(header) in (None, abi["arch"])
+    return header["arch"] in (None, abi["arch"])
 
 
 def source_path(build, header):
     """The header in the kernel source tree, where its _IO* #defines are."""
-    arch = header_arch(header)
-    if arch:
-        return os.path.join(build, KSRC, "arch", arch, "include", "uapi", header["path"])
+    if header["arch"]:
+        return os.path.join(build, KSRC, "arch", header["arch"], "include", "uapi", header["path"])
     return os.path.join(build, KSRC_UAPI, header["path"])
-
-
-def userspace_include(path):
-    """How userspace includes a header: asm-generic/X.h through <asm/X.h>."""
-    if path.startswith("asm-generic/"):
-        return "asm/" + path[len("asm-generic/"):]
-    return path
 
 
 def prelude(header):
     """The #include lines every probe of this header starts with."""
-    lines = ["#include <linux/ioctl.h>", "#include <stddef.h>"]
-    lines += [f"#include <{inc}>" for inc in header.get("includes") or []]
-    if header.get("header-test", True):
-        lines.append(f"#include <{userspace_include(header['path'])}>")
-    return lines
+    return prologue(header["includes"],
+                    userspace_include(header["path"]) if header["header-test"] else None)
 
 
 def run(cmd, stdin=None, cwd=None):
@@ -226,7 +208,7 @@ def value_of(abi, header, c, build, macros, work):
         msgs = [l for l in err.splitlines() if "error" in l]
         return None, (msgs[0] if msgs else err.strip())
     with open(src[:-2] + ".s", encoding="utf-8") as f:
-        found = {int(i): int(v) & 0xffffffff for t, i, v in MARK.findall(f.read()) if t == "N"}
+        found = {int(i): int(v) & 0xffffffff for t, i, v in MARKER.findall(f.read()) if t == "N"}
     if 0 in found and found.get(1) == found[0]:
         return found[0], "defined without the ioctl macros"
     return found.get(0), None
@@ -282,7 +264,7 @@ def run_chunk(abi, probes, build, work):
         found = {}
         if os.path.exists(asm):
             with open(asm, encoding="utf-8") as f:
-                for t, i, v in MARK.findall(f.read()):
+                for t, i, v in MARKER.findall(f.read()):
                     found[(t, int(i))] = int(v) & 0xffffffff if v else None
         out.append((p, found, problems))
     return out
@@ -443,11 +425,9 @@ def check_coverage(tap, model, build, label=""):
     def one(h):
         abi = next((a for a in model["abis"] if applies(h, a)), None)
         if abi is None:
-            raise RuntimeError(f"no ABI of the model has ARCH {header_arch(h)}")
+            raise RuntimeError(f"no ABI of the model has ARCH {h['arch']}")
         path = source_path(build, h)
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        return path, text, defined_macros(abi, h, build)
+        return path, HeaderText(path), defined_macros(abi, h, build)
 
     problems_all = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
@@ -455,23 +435,23 @@ def check_coverage(tap, model, build, label=""):
         for h, fut in futs:
             try:
                 path, text, macros = fut.result()
-            except (OSError, RuntimeError) as e:
+            except (OSError, RuntimeError, Error) as e:
                 tap.check(False, f"{label}{h['path']}: coverage", [str(e)])
                 problems_all.append(str(e))
                 continue
-            text = re.sub(r'\\\n', ' ', text)
-            written = set(re.findall(r'#\s*define\s+([A-Za-z_]\w*)', text))
+            commented = [n for _, n in text.commented]
+            written = {d.name for d in text.defines} | set(commented)
             in_header = []
-            for m in IO_DEFINE.finditer(text):
-                if m.group(1) not in in_header:
-                    in_header.append(m.group(1))
+            for name in [d.name for d in text.defines if d.is_ioctl] + commented:
+                if name not in in_header:
+                    in_header.append(name)
             reach = {n: t for n, t in ioctl_macros(macros).items()
                      if n in written and not n.startswith("_")}
             used = set().union(*reach.values()) if reach else set()
             for name in sorted(reach):
                 if name not in in_header and name not in used:
                     in_header.append(name)
-            gone = skipped.get((h["path"], header_arch(h)), set())
+            gone = skipped.get((h["path"], h["arch"]), set())
             mine = {c["name"]: c for c in h["commands"]}
             problems = []
             for name in in_header:
@@ -494,7 +474,7 @@ def check_coverage(tap, model, build, label=""):
                     problems.append(f"{name}: registered in {h['spec']} but {h['path']} does "
                                     f"not define it")
             tap.check(not problems, f"{label}{h['path']}"
-                      f"{' (' + header_arch(h) + ')' if header_arch(h) else ''}: its "
+                      f"{' (' + h['arch'] + ')' if h['arch'] else ''}: its "
                       f"{len(in_header)} ioctl #defines are registered or left out, reserved "
                       f"exactly when not compiled", problems)
             problems_all += problems
@@ -531,7 +511,7 @@ def check_layouts(tap, model, build):
                 tap.check(False, f"layout {lay['name']}: compile {path}", err.splitlines()[:10])
                 continue
             with open(asm, encoding="utf-8") as f:
-                got = {int(i): int(v) for t, i, v in MARK.findall(f.read()) if t == "L"}
+                got = {int(i): int(v) for t, i, v in MARKER.findall(f.read()) if t == "L"}
         with open(path, encoding="utf-8") as f:
             includes_generic = "#include <asm-generic/ioctl.h>" in f.read() or \
                 lay["headers"][0] == "include/uapi/asm-generic/ioctl.h"

@@ -10,48 +10,41 @@
 # be errors, never absences.  TAP lines on stdout.
 # Usage: tests/sizes-fresh.sh [SPEC_DIR BUILD_DIR]
 set -u
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
 spec=${1:-spec}
 build=${2:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The exported headers the probes include (make builds them once).
+# The exported headers the probes include (make builds them once), for the
+# ARCHes of the ABIs as ioctlgen reads abis.yaml.
 if ! arches=$(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.registry arches "$spec" 2>"$tmp/log"); then
-	echo "not ok 1 - the ARCHes of $spec/abis.yaml, from ioctlgen dump"
-	sed 's/^/# /' "$tmp/log"
-	exit 1
+	diag <"$tmp/log"
+	bail "the ARCHes of $spec/abis.yaml, from ioctlgen dump"
 fi
 for arch in $arches; do
 	if ! make -s "$build/uapi/$arch/.done" >"$tmp/log" 2>&1; then
-		echo "not ok 1 - make $build/uapi/$arch/.done"
-		sed 's/^/# /' "$tmp/log"
-		exit 1
+		diag <"$tmp/log"
+		bail "make $build/uapi/$arch/.done"
 	fi
 done
 if ! tools/measure-sizes -o "$tmp" "$spec" "$build" >"$tmp/log" 2>&1; then
-	echo "not ok 1 - tools/measure-sizes $spec $build"
-	sed 's/^/# /' "$tmp/log"
-	exit 1
+	diag <"$tmp/log"
+	bail "tools/measure-sizes $spec $build"
 fi
 
-/usr/bin/python3 - "$spec/sizes" "$tmp" >"$tmp/tap" <<'PY'
+# The stored sizes against the fresh ones: which type or command of which
+# ABI differs (the YAML of the two measure-sizes outputs), then the bytes.
+cat >"$tmp/compare.py" <<'PY'
 import os
 import sys
 
 import yaml
 
 stored_dir, fresh_dir = sys.argv[1:]
-n = failed = 0
-
-
-def check(ok, text, details=()):
-    global n, failed
-    n += 1
-    print(f"{'ok' if ok else 'not ok'} {n} - {text}")
-    for d in details:
-        print(f"# {d}")
-    failed += not ok
-
+sys.path.insert(0, "tests/lib")
+from tap import check, done  # noqa: E402
 
 def sizes(path):
     with open(path, encoding="utf-8") as f:
@@ -87,24 +80,9 @@ for name in fresh:
     check(not bad, f"{path}: {len(want_absent)} absent commands as measured", bad)
     with open(path, encoding="utf-8") as f, open(os.path.join(fresh_dir, name), encoding="utf-8") as g:
         check(f.read() == g.read(), f"{path} is byte-identical to a fresh `make sizes`")
-sys.exit(1 if failed else 0)
+done()
 PY
-
-rc=$?
-cat "$tmp/tap"
-n=$(grep -c '^\(not \)\?ok ' "$tmp/tap")
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-fail() {
-	n=$((n + 1))
-	echo "not ok $n - $1"
-	sed 's/^/# /' "$2"
-	rc=1
-}
+subtests "" /usr/bin/python3 "$tmp/compare.py" "$spec/sizes" "$tmp"
 
 # A fixture spec: headers whose commands are missing on some ABIs, and
 # headers with mistakes that must be errors, never absences.
@@ -114,9 +92,9 @@ cmd() {	# name dir nr [type]
 	printf '    doc: Test.\n'
 }
 spdx='# SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note'
-fixture() {	# dir header [includes]
+fixture() {	# dir header [includes]: a registry of the one header
 	mkdir -p "$1/headers/$(dirname "$2")"
-	cp "$spec/abis.yaml" "$1/"
+	cp "$spec/abis.yaml" "$spec/layouts.yaml" "$spec/magic.yaml" "$1/"
 	{
 		echo "$spdx"
 		echo "header: $2"
@@ -175,13 +153,12 @@ for abi in sorted(os.listdir(sys.argv[1])):
         bad = 1
 sys.exit(bad)
 PY
-	if [ $? -eq 0 ]; then
-		ok "absent commands: an unexported header, an x86-only type, a macro powerpc lacks, asm-generic"
-	else
-		fail "absent commands: an unexported header, an x86-only type, a macro powerpc lacks, asm-generic" "$d.diff"
-	fi
+	rc=$?
+	[ $rc -eq 0 ] || diag <"$d.diff"
+	check "absent commands: an unexported header, an x86-only type, a macro powerpc lacks, asm-generic" [ $rc -eq 0 ]
 else
-	fail "absent commands: tools/measure-sizes runs on the fixture" "$d.log"
+	diag <"$d.log"
+	not_ok "absent commands: tools/measure-sizes runs on the fixture"
 fi
 
 # A type that does not compile on x86_64 is an error at its spec line, nothing written.
@@ -194,7 +171,8 @@ want="$d/headers/linux/fs.yaml:5:5: error: type 'struct no_such_type' does not c
 if [ $brc -eq 1 ] && grep -qF "$want" "$d.log" && ! ls "$d/out"/*.yaml >/dev/null 2>&1; then
 	ok "a type that does not compile is reported at its spec line, nothing written"
 else
-	fail "a type that does not compile is reported at its spec line (exit $brc)" "$d.log"
+	diag <"$d.log"
+	not_ok "a type that does not compile is reported at its spec line (exit $brc)"
 fi
 
 # A C library header the toolchain lacks is an error, not an absence.
@@ -207,7 +185,8 @@ if [ $brc -eq 1 ] && grep -qF "cannot find <sys/no_such_header.h>, a C library h
    ! ls "$d/out"/*.yaml >/dev/null 2>&1; then
 	ok "a missing C library header is an error, not an absence"
 else
-	fail "a missing C library header is an error, not an absence (exit $brc)" "$d.log"
+	diag <"$d.log"
+	not_ok "a missing C library header is an error, not an absence (exit $brc)"
 fi
 
 # A command that no ABI defines is an error.
@@ -219,6 +198,7 @@ brc=$?
 if [ $brc -eq 1 ] && grep -qF "fs.yaml:5:5: error: BLKNOSUCH is defined on no ABI" "$d.log"; then
 	ok "a command that no ABI defines is an error"
 else
-	fail "a command that no ABI defines is an error (exit $brc)" "$d.log"
+	diag <"$d.log"
+	not_ok "a command that no ABI defines is an error (exit $brc)"
 fi
-exit $rc
+tap_done
