@@ -6,3 +6,16 @@ the JSON that ioctlgen writes (registry.py); no module here parses spec/."""
 
 class Error(Exception):
     """A failure that stops a tool; its text says what the tool was doing."""
+
+
+def results_of(futures):
+    """The results of futures, in order; the Errors they raised, as one Error."""
+    out, errors = [], []
+    for f in futures:
+        try:
+            out.append(f.result())
+        except Error as e:
+            errors.append(str(e))
+    if errors:
+        raise Error("\n".join(errors))
+    return out

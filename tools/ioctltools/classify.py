@@ -91,7 +91,6 @@ class Unit:
     left: list = field(default_factory=list)	# LeftOut
     compiles: bool = True
     error: str | None = None
-    missing: list = field(default_factory=list)	# includes the export does not have
     bad_types: set = field(default_factory=set)
     overflow: dict = field(default_factory=dict)	# type -> size
     variant: dict = field(default_factory=dict)	# name -> (label, Call | None)
@@ -99,7 +98,7 @@ class Unit:
 
     def reset(self, includes):
         self.includes = includes
-        self.commands, self.left, self.missing = [], [], []
+        self.commands, self.left = [], []
 
     @property
     def label(self):
@@ -115,10 +114,12 @@ class Unit:
         stem = self.rel[:-2] + ".yaml"
         return os.path.join("arch", self.arch, stem) if self.kind == "arch" else stem
 
-    def leave(self, found_or_line, name=None, reason=None, detail=None):
-        if isinstance(found_or_line, Found):
-            found_or_line, name = found_or_line.line, found_or_line.name
-        self.left.append(LeftOut(found_or_line, name, reason, detail))
+    def leave(self, line, name, reason, detail=None):
+        self.left.append(LeftOut(line, name, reason, detail))
+
+    def drop(self, f, reason, detail=None):
+        """Leave out a command found in the header."""
+        self.leave(f.line, f.name, reason, detail)
 
 
 def preprocess(unit, compiler):
@@ -144,7 +145,6 @@ def preprocess(unit, compiler):
             stub = os.path.join(stubs, m.group(1))
             os.makedirs(os.path.dirname(stub), exist_ok=True)
             open(stub, "w", encoding="utf-8").close()
-            unit.missing.append(m.group(1))
     return r, probes
 
 
@@ -192,7 +192,7 @@ def drop_helpers(unit, found):
     for f in found:
         n = used_by.get(f.name, 0) if f.params is not None else 0
         if n:
-            unit.leave(f, reason=R_HELPER, detail=f"used by {n} definition{'s' if n != 1 else ''}")
+            unit.drop(f, R_HELPER, f"used by {n} definition{'s' if n != 1 else ''}")
             helpers.add(f.name)
         else:
             unit.commands.append(f)
@@ -235,49 +235,53 @@ def with_params(expr, ones=None):
     return expand.PARAM_RE.sub(lambda m: "1" if int(m.group(1)) == ones else "0", expr)
 
 
-class Expressions:
-    """The integer constant expressions of one value probe."""
+@dataclass
+class Slots:
+    """Where a command's expressions are in the value probe."""
+    magic: int
+    nr: int
+    dir: int
+    nr1: list		# nr with parameter k at 1
+    magic1: list	# magic with parameter k at 1
+    written: int | None	# the C type of a legacy size argument
 
-    def __init__(self):
-        self.texts = ["_IOC_NONE", "_IOC_READ", "_IOC_WRITE"]
-
-    def add(self, text):
-        self.texts.append(text)
-        return len(self.texts) - 1
+    def all(self):
+        return [self.magic, self.nr, self.dir, *self.nr1, *self.magic1]
 
 
 def evaluate(unit, compiler):
     """Numeric magic, nr (at every parameter 0 and at each parameter 1), dir,
     and the C type of a legacy size argument."""
-    ex = Expressions()
+    exprs = ["_IOC_NONE", "_IOC_READ", "_IOC_WRITE"]
+
+    def add(text):
+        exprs.append(text)
+        return len(exprs) - 1
+
     slots = []
     for f in unit.commands:
-        c = f.call
-        s = {"magic": ex.add(with_params(c.magic_exp)), "nr": ex.add(with_params(c.nr_exp)),
-             "nr1": [], "magic1": []}
-        for k in range(len(f.params or [])):
-            s["nr1"].append(ex.add(with_params(c.nr_exp, k)))
-            s["magic1"].append(ex.add(with_params(c.magic_exp, k)))
-        s["dir"] = ex.add(with_params(c.dir_exp) if c.dir_exp else "0")
-        if f.legacy_size:
-            s["written"] = ex.add(WRITTEN_TYPE.format(c.size_exp))
-        slots.append(s)
-    vals, bad = value_probe(unit, compiler, ex.texts)
+        c, ks = f.call, range(len(f.params or []))
+        slots.append(Slots(
+            magic=add(with_params(c.magic_exp)), nr=add(with_params(c.nr_exp)),
+            dir=add(with_params(c.dir_exp) if c.dir_exp else "0"),
+            nr1=[add(with_params(c.nr_exp, k)) for k in ks],
+            magic1=[add(with_params(c.magic_exp, k)) for k in ks],
+            written=add(WRITTEN_TYPE.format(c.size_exp)) if f.legacy_size else None))
+    vals, bad = value_probe(unit, compiler, exprs)
     dirvals = {vals[0]: "none", vals[1]: "read", vals[2]: "write", vals[1] | vals[2]: "read-write"}
     keep = []
     for f, s in zip(unit.commands, slots):
-        idx = [s["magic"], s["nr"], s["dir"], *s["nr1"], *s["magic1"]]
-        if any(j in bad for j in idx):
-            unit.leave(f, reason=R_CONST, detail=f"magic {f.call.magic_raw}, nr {f.call.nr_raw}")
+        if any(j in bad for j in s.all()):
+            unit.drop(f, R_CONST, f"magic {f.call.magic_raw}, nr {f.call.nr_raw}")
             continue
-        f.magic, f.nr, f.dirval = vals[s["magic"]], vals[s["nr"]], vals[s["dir"]]
-        f.nr1 = [vals[j] for j in s["nr1"]]
-        f.magic1 = [vals[j] for j in s["magic1"]]
-        if "written" in s:
-            f.written_type = WRITTEN_TYPES.get(vals.get(s["written"]))
+        f.magic, f.nr, f.dirval = vals[s.magic], vals[s.nr], vals[s.dir]
+        f.nr1 = [vals[j] for j in s.nr1]
+        f.magic1 = [vals[j] for j in s.magic1]
+        if s.written is not None:
+            f.written_type = WRITTEN_TYPES.get(vals.get(s.written))
         if f.call.macro == "_IOC":
             if f.dirval not in dirvals:
-                unit.leave(f, reason=R_CONST, detail="direction " + f.call.dir_exp)
+                unit.drop(f, R_CONST, "direction " + f.call.dir_exp)
                 continue
             f.dir = dirvals[f.dirval]
         else:
@@ -330,7 +334,7 @@ def shape(unit, f):
     """The spec entry of a command, or None when it is left out."""
     c, params = f.call, f.params
     if not 0 <= f.magic <= 255 or not 0 <= f.nr <= 255:
-        unit.leave(f, reason=R_CONST, detail=f"magic {f.magic}, nr {f.nr} do not fit a byte")
+        unit.drop(f, R_CONST, f"magic {f.magic}, nr {f.nr} do not fit a byte")
         return None
     e = Entry(name=f.name, dir=f.dir, magic=magic_text(f), nr=nr_text(f))
     if params is not None and not shape_family(unit, f, e):
@@ -345,7 +349,7 @@ def shape(unit, f):
                               f"header: the size field holds sizeof({c.size_raw}). Imported as found.")
     elif f.legacy_size:
         if f.written_type is None:
-            unit.leave(f, reason=R_SIZE_TYPE, detail=c.size_raw)
+            unit.drop(f, R_SIZE_TYPE, c.size_raw)
             return None
         sm = SIZEOF.fullmatch(c.size_raw)
         e.legacy = Legacy(written=c.size_raw, passes=sm.group(1).strip() if sm else "void",
@@ -385,20 +389,20 @@ def shape_family(unit, f, e):
     if any(m != f.magic for m in f.magic1) or \
             (c.macro != "_IOC" and expand.PARAM_RE.search(c.size_raw)) or \
             expand.PARAM_RE.search(c.dir_exp):
-        unit.leave(f, reason=R_PARAM_TYPE)
+        unit.drop(f, R_PARAM_TYPE)
         return False
     sized = {m.group(1) for m in expand.PARAM_RE.finditer(c.size_raw)}
     steps = [n1 - f.nr for n1 in f.nr1]
     unused = [params[k] for k in range(len(params)) if not steps[k] and str(k) not in sized]
     if unused:
-        unit.leave(f, reason=R_UNUSED, detail=", ".join(unused))
+        unit.drop(f, R_UNUSED, ", ".join(unused))
         return False
     movers = [k for k, s in enumerate(steps) if s]
     if len(movers) > 1 or any(steps[k] != 1 for k in movers):
-        unit.leave(f, reason=R_NR, detail=c.nr_raw)
+        unit.drop(f, R_NR, c.nr_raw)
         return False
     if movers and expand.PARAM_RE.fullmatch(c.nr_raw.replace("(", "").replace(")", "").strip()):
-        unit.leave(f, reason=R_WHOLE_NR)
+        unit.drop(f, R_WHOLE_NR)
         return False
     if movers:
         e.nr_param = params[movers[0]]
@@ -416,6 +420,6 @@ def shape_ioc(unit, f, e):
         e.macro = "ioc"
         e.type = sm.group(1).strip()
     elif not (s.strip("() ") == "0" and f.dir == "none"):
-        unit.leave(f, reason=R_IOC_SIZE, detail=s)
+        unit.drop(f, R_IOC_SIZE, s)
         return None
     return e

@@ -9,7 +9,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-from . import Error, argtypes, classify, leftout, registry, specwrite, variants
+from . import Error, argtypes, classify, leftout, registry, results_of, specwrite, variants
 from .cc import Compiler
 from .cheader import HeaderText
 from .classify import LeftOut, Unit
@@ -82,18 +82,10 @@ def analyse(u, ctx):
     comp = ctx.compiler(u.arch)
     u.reset(includes)
     classify.analyse(u, comp)
-    if old is None:
-        # constants the header uses but does not include (BASE_VIDIOC_PRIVATE,
-        # MD_MAJOR): include the exported header that defines them
-        need = []
-        for x in u.left:
-            idents = re.findall(r"[A-Za-z_]\w*", x.detail or "") if x.reason == classify.R_CONST else []
-            for h in (ctx.defined_in.get(i) for i in idents):
-                if h and h != u.rel and h not in need:
-                    need.append(h)
-        if need:
-            u.reset(need)
-            classify.analyse(u, comp)
+    need = needed_includes(u, ctx) if old is None else []
+    if need:
+        u.reset(need)
+        classify.analyse(u, comp)
     if u.kind == "generic":
         variants.check(u, ctx.variants())
     if not u.commands:
@@ -104,9 +96,20 @@ def analyse(u, ctx):
     u.compiles = u.error is None
     if u.compiles and (old is None or old.header_test):
         others = [] if u.kind == "arch" else [ctx.compiler(a) for a in ctx.arches if a != u.arch]
-        bases = comp.incdirs
-        argtypes.complete(u, comp, ctx.types.get(u.arch, bases), others, ctx.size_limit)
+        argtypes.complete(u, comp, ctx.types.get(u.arch, comp.incdirs), others, ctx.size_limit)
     return u
+
+
+def needed_includes(u, ctx):
+    """The exported headers that define the constants a header uses but does
+    not include (BASE_VIDIOC_PRIVATE, MD_MAJOR)."""
+    need = []
+    for x in u.left:
+        idents = re.findall(r"[A-Za-z_]\w*", x.detail or "") if x.reason == classify.R_CONST else []
+        for h in (ctx.defined_in.get(i) for i in idents):
+            if h and h != u.rel and h not in need:
+                need.append(h)
+    return need
 
 
 def default_nr_count(f, u):
@@ -174,31 +177,6 @@ def expand_text(call, params):
     return classify.expand.PARAM_RE.sub(lambda m: params[int(m.group(1))], call.c_text())
 
 
-def header_text(u, old, old_header, merged):
-    """The spec file: the registry's preamble as written (only includes may
-    grow), or a new one."""
-    if old is not None:
-        pre = old.preamble
-        if u.includes != old_header.includes:
-            line = f"includes: [{', '.join(u.includes)}]\n"
-            if re.search(r"^includes: \[.*\]\n", pre, re.M):
-                pre = re.sub(r"^includes: \[.*\]\n", lambda m: line, pre, count=1, flags=re.M)
-            else:
-                at = re.search(r"^(header-test:|commands:)", pre, re.M).start()
-                pre = pre[:at] + line + pre[at:]
-    else:
-        pre = f"{specwrite.SPDX}\nheader: {u.rel}\n" + specwrite.text_field(
-            "doc", u.text.top_doc() or f"Ioctl commands of {u.rel}.", 0)
-        if u.kind == "arch":
-            pre += f"arch: {u.arch}\n"
-        if u.includes:
-            pre += f"includes: [{', '.join(u.includes)}]\n"
-        if not u.compiles:
-            pre += "header-test: false\n"
-        pre += "commands:\n"
-    return pre + specwrite.body(merged)
-
-
 class Stats:
     def __init__(self, arches):
         self.per_arch = {a: 0 for a in arches}
@@ -225,6 +203,17 @@ class Stats:
         print(f"left out: {len(left)}")
         for r, n in leftout.counts(left):
             print(f"  {n:5d}  {r}")
+
+
+def read_back(spec, expect):
+    """What ioctlgen reads from the files written must be what was written."""
+    got = registry.load(spec, "dump").header_by_spec()
+    for path, entries in expect.items():
+        back = [Entry.from_registry(c) for c in got[path].commands] if path in got else []
+        if len(back) != len(entries) or not all(a.same(b) for a, b in zip(back, entries)):
+            names = [e.name for e in back]
+            raise Error(f"{path}: error: the importer wrote entries that ioctlgen reads "
+                        f"otherwise ({len(back)} read back: {', '.join(names[:5])}...)")
 
 
 def parse_args(argv):
@@ -284,15 +273,7 @@ def main(argv=None):
                         ctx.defined_in.setdefault(d.name, u.rel)
         units = [u for u in all_units if not args.only or u.rel in args.only]
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
-            futures = [ex.submit(analyse, u, ctx) for u in units]
-            errors = []
-            for f in futures:
-                try:
-                    f.result()
-                except Error as e:
-                    errors.append(str(e))
-        if errors:
-            raise Error("\n".join(errors))
+            results_of([ex.submit(analyse, u, ctx) for u in units])
         status = write(args, ctx, units, hdir, left_path)
     except Error as e:
         print(e, file=sys.stderr)
@@ -302,7 +283,7 @@ def main(argv=None):
 
 def write(args, ctx, units, hdir, left_path):
     status = 0
-    left, written = [], set()
+    left, written, expect = [], set(), {}
     stats = Stats(ctx.arches)
     for u in units:
         old = ctx.old.get(u.spec_rel)
@@ -322,8 +303,16 @@ def write(args, ctx, units, hdir, left_path):
                      f"{u.label} any more; kept: mark it `reserved: true` or delete it")
                 status = 1
         stats.count(u, merged, old)
-        text = header_text(u, old, ctx.old_headers.get(u.spec_rel), merged)
+        if old is not None:
+            text = specwrite.header_file(old.preamble, merged, includes=u.includes,
+                                         grew=u.includes != ctx.old_headers[u.spec_rel].includes)
+        else:
+            text = specwrite.header_file(None, merged, header=u.rel, includes=u.includes,
+                                         doc=u.text.top_doc() or f"Ioctl commands of {u.rel}.",
+                                         arch=u.arch if u.kind == "arch" else None,
+                                         header_test=u.compiles)
         path = os.path.join(hdir, u.spec_rel)
+        expect[os.path.normpath(path)] = [e for e, _ in merged]
         if specwrite.write_if_changed(path, text) and not args.quiet:
             print(f"  {'IMPORT':<7} {path}")
     for rel, old in ctx.old.items():
@@ -333,6 +322,7 @@ def write(args, ctx, units, hdir, left_path):
             warn(f"{old.path}: warning: no command of {h.path} is defined in the tree any "
                  f"more; file kept")
             status = 1
+    read_back(args.spec, expect)
     if specwrite.write_if_changed(left_path, leftout.render(left)) and not args.quiet:
         print(f"  {'LEFTOUT':<7} {left_path}")
     if not args.quiet:

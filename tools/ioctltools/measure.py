@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from . import Error, registry, specwrite
+from . import Error, registry, results_of, specwrite
 from .cc import userspace_include
 from .sizeprobe import Probe, Result, run_chunk
 from .toolchain import Toolchain, kernel_header_names
@@ -68,22 +68,15 @@ def run_probes(tcs, probes, probe_dir, jobs):
             index.setdefault(t, len(index))
     results = {tc.name: [] for tc in tcs}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        errors = []
-        for fut in [ex.submit(tc.check, os.path.join(probe_dir, tc.name)) for tc in tcs]:
-            try:
-                fut.result()
-            except Error as e:
-                errors.append(str(e))
-        if errors:
-            raise Error("\n".join(errors))
+        results_of([ex.submit(tc.check, os.path.join(probe_dir, tc.name)) for tc in tcs])
         futs = []
         for tc in tcs:
             mine, results[tc.name] = probes_for(tc, probes)
             for i in range(0, len(mine), CHUNK):
                 futs.append((tc, ex.submit(run_chunk, tc, mine[i:i + CHUNK], index,
                                            os.path.join(probe_dir, tc.name))))
-        for tc, fut in futs:
-            results[tc.name] += fut.result()
+        for (tc, _), done in zip(futs, results_of([f for _, f in futs])):
+            results[tc.name] += done
     return results
 
 

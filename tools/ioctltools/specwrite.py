@@ -156,22 +156,14 @@ class Entry:
         return True
 
     def text(self):
-        out = [f"  - name: {self.name}\n"]
-        if self.reserved:
-            out.append("    reserved: true\n")
-        out.append(f"    dir: {self.dir}\n")
         magic = scalar(self.magic) if self.magic.startswith("'") else self.magic
-        out.append(f"    magic: {magic}\n    nr: {self.nr}\n")
-        if self.params:
-            out.append(f"    params: {flow_list(self.params)}\n")
-        if self.nr_param:
-            out.append(f"    nr-param: {self.nr_param}\n    nr-count: {self.nr_count}\n")
-        if self.size_param:
-            out.append(f"    size-param: {self.size_param}\n")
-        if self.macro:
-            out.append(f"    macro: {self.macro}\n")
-        if self.type:
-            out.append(f"    type: {scalar(self.type)}\n")
+        keys = [("reserved", "true" if self.reserved else None), ("dir", self.dir),
+                ("magic", magic), ("nr", self.nr),
+                ("params", flow_list(self.params) if self.params else None),
+                ("nr-param", self.nr_param), ("nr-count", self.nr_count if self.nr_param else None),
+                ("size-param", self.size_param), ("macro", self.macro),
+                ("type", scalar(self.type) if self.type else None)]
+        out = [f"  - name: {self.name}\n"] + [f"    {k}: {v}\n" for k, v in keys if v is not None]
         if self.legacy:
             lg = self.legacy
             out.append(f"    legacy:\n      written: {scalar(lg.written)}\n"
@@ -291,6 +283,33 @@ def merge(records, old, key, keep_unmatched=True):
 
 def body(merged):
     return "".join(block if block is not None else r.text() for r, block in merged)
+
+
+def header_file(preamble, merged, *, includes, grew=False, header=None, doc=None, arch=None,
+                header_test=True):
+    """A header spec file: the registry's preamble as written (only includes
+    may grow), or a new one; then the entries."""
+    if preamble is not None:
+        if grew:
+            line = f"includes: [{', '.join(includes)}]\n"
+            if re.search(r"^includes: \[.*\]\n", preamble, re.M):
+                preamble = re.sub(r"^includes: \[.*\]\n", lambda m: line, preamble, count=1,
+                                  flags=re.M)
+            else:
+                at = re.search(r"^(header-test:|commands:)", preamble, re.M)
+                if at is None:
+                    raise Error(f"error: no 'commands:' line before the first entry:\n{preamble}")
+                preamble = preamble[:at.start()] + line + preamble[at.start():]
+    else:
+        preamble = f"{SPDX}\nheader: {header}\n" + text_field("doc", doc, 0)
+        if arch:
+            preamble += f"arch: {arch}\n"
+        if includes:
+            preamble += f"includes: [{', '.join(includes)}]\n"
+        if not header_test:
+            preamble += "header-test: false\n"
+        preamble += "commands:\n"
+    return preamble + body(merged)
 
 
 def write_if_changed(path, text):
