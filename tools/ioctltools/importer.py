@@ -181,6 +181,7 @@ class Stats:
     def __init__(self, arches):
         self.per_arch = {a: 0 for a in arches}
         self.headers = self.new = self.kept = self.families = self.legacy = 0
+        self.new_names = set()
 
     def count(self, u, merged, old):
         self.headers += 1
@@ -194,7 +195,9 @@ class Stats:
         known = {e.name for e in old.records} if old else set()
         imported = {f.name for f in u.commands}
         self.kept += len(imported & known)
-        self.new += len([e for e, _ in merged if e.name in imported - known])
+        fresh = {e.name for e, _ in merged if e.name in imported - known}
+        self.new += len(fresh)
+        self.new_names |= fresh
 
     def print(self, left):
         print("commands per ARCH: " + ", ".join(f"{a} {n}" for a, n in self.per_arch.items()))
@@ -205,15 +208,25 @@ class Stats:
             print(f"  {n:5d}  {r}")
 
 
-def read_back(spec, expect):
-    """What ioctlgen reads from the files written must be what was written."""
+def read_back(spec, expect, new):
+    """What ioctlgen reads from the files written must be what was written,
+    and a new legacy entry must spell its number with the type ioctlgen
+    says its size argument has (written-type), as the compiler said."""
     got = registry.load(spec, "dump").header_by_spec()
     for path, entries in expect.items():
-        back = [Entry.from_registry(c) for c in got[path].commands] if path in got else []
+        cmds = got[path].commands if path in got else []
+        back = [Entry.from_registry(c) for c in cmds]
         if len(back) != len(entries) or not all(a.same(b) for a, b in zip(back, entries)):
             names = [e.name for e in back]
             raise Error(f"{path}: error: the importer wrote entries that ioctlgen reads "
                         f"otherwise ({len(back)} read back: {', '.join(names[:5])}...)")
+        for c in cmds:
+            lg = c["legacy"]
+            if c["name"] in new and lg and lg["spell-as"] != "bad" and \
+                    lg["spell-as"] != lg["written-type"]:
+                raise Error(f"{c['source']}: error: {c['name']}: the compiler says "
+                            f"{lg['written']} is a {lg['spell-as']}, ioctlgen's written-type "
+                            f"says {lg['written-type']}")
 
 
 def parse_args(argv):
@@ -322,7 +335,7 @@ def write(args, ctx, units, hdir, left_path):
             warn(f"{old.path}: warning: no command of {h.path} is defined in the tree any "
                  f"more; file kept")
             status = 1
-    read_back(args.spec, expect)
+    read_back(args.spec, expect, stats.new_names)
     if specwrite.write_if_changed(left_path, leftout.render(left)) and not args.quiet:
         print(f"  {'LEFTOUT':<7} {left_path}")
     if not args.quiet:

@@ -91,7 +91,7 @@ def load(spec_dir, stage="dump", ioctlgen=IOCTLGEN):
                         f"(run `make {os.path.relpath(ioctlgen, TOP)}`)") from e
         if r.returncode != 0:
             errors = "\n".join(l for l in r.stderr.splitlines() if "error" in l)
-            raise Error(f"{errors}\nerror: reading the registry: {shlex.join(cmd)} "
+            raise Error(f"{errors}\nerror: reading the registry: {shlex.join(cmd[:3])} "
                         f"failed (exit {r.returncode})".lstrip("\n"))
         try:
             with open(out, encoding="utf-8") as f:
