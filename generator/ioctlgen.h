@@ -62,6 +62,8 @@ void diag_add_about(struct diags *d, struct about about, struct mark m, enum sev
 /* Sort by file, line, column.  Print to f, accepted warnings only if asked. */
 void diags_sort(struct diags *d);
 void diags_print(FILE *f, const struct diags *d, bool werror, bool show_accepted);
+/* One diagnostic, as diags_print() prints it. */
+void diag_print(FILE *f, const struct diag *g, bool werror, bool show_accepted);
 void diags_release(struct diags *d);
 
 /* ------------------------------------------------------------ layouts */

@@ -21,6 +21,16 @@ int cmd_dump(int argc, char **argv);
 /* Print "ioctlgen <cmd>: error: ..." and return EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* argv[0], for messages that tell the user what to run. */
+extern const char *cli_program;
+
+/* Print the usage of cmd to stdout (for --help) and return 0. */
+int usage_help(const char *cmd);
+
+/* Print the registry's diagnostics and their totals to stderr.  Returns 0
+ * when it may be used (no errors, and no warnings under werror). */
+int report_diags(const struct registry *reg, bool werror, bool show_accepted);
+
 /*
  * Load and check the registry; print its diagnostics to stderr.  Returns 0
  * when it may be used (no errors, and no warnings under werror).
