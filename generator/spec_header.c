@@ -4,42 +4,6 @@
 
 #include "spec_load.h"
 
-/* The C type of a legacy macro argument: sizeof(...) is size_t, a literal int. */
-const char *legacy_written_type(const char *written)
-{
-	if (is_sizeof(written))
-		return "size_t";
-	if (is_number(written))
-		return "int";
-	return NULL;
-}
-
-const char *const measure_base[MEASURE_BASE_TYPES] = { "int", "size_t" };
-
-static size_t add_type(const char **types, size_t n, const char *t)
-{
-	if (!t || !strcmp(t, "void"))
-		return n;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(types[i], t))
-			return n;
-	types[n] = t;
-	return n + 1;
-}
-
-size_t command_measure(const struct command *c, const char *types[MEASURE_MAX])
-{
-	size_t n = add_type(types, 0, c->type);
-
-	if (c->legacy) {
-		if (strcmp(c->legacy->spell_as, "bad"))
-			n = add_type(types, n, c->legacy->spell_as);
-		if (!c->reserved)
-			n = add_type(types, n, c->legacy->passes);
-	}
-	return n;
-}
-
 static void load_legacy(struct loader *L, struct command *c, const struct ynode *m)
 {
 	static const struct keyspec ks[] = {

@@ -44,9 +44,6 @@ bool parse_char_literal(const char *s, unsigned int *out);
 /* A scalar's text as written, whatever YAML reads it as; NULL for none. */
 const char *scalar_text(const struct ynode *n);
 bool is_identifier(const char *s);
-/* A macro argument written as sizeof(...), or as a number. */
-bool is_sizeof(const char *s);
-bool is_number(const char *s);
 
 /* ------------------------------------------------------------ typed access (spec_fields.c) */
 
