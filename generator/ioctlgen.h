@@ -177,6 +177,10 @@ enum accept_rule {
 	ACCEPT_SIZE_OVERFLOW = 1 << 4,
 };
 
+#define ACCEPT_RULES 5
+/* The rule name of each accept bit, by bit number: "outside-range", ... */
+extern const char *const accept_rule_names[ACCEPT_RULES];
+
 struct legacy {
 	const char *written;	/* the third macro argument as first written */
 	const char *passes;	/* the type the command really passes */

@@ -26,30 +26,39 @@ bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
 	return e != NULL;
 }
 
-static int str_key_cmp(const void *key, const void *elem)
+/* An absent: entry, NAME or HEADER:NAME (header NULL for the first). */
+struct absent_key {
+	const char *header, *name;
+};
+
+/* strcmp() of the key, written as absent: writes it, against entry s. */
+static int absent_cmp(const void *pk, const void *elem)
 {
-	return strcmp(key, *(const char *const *)elem);
+	const struct absent_key *k = pk;
+	const char *parts[3] = { k->header ? k->header : "", k->header ? ":" : "", k->name };
+	const unsigned char *s = *(const unsigned char *const *)elem;
+
+	for (int p = 0; p < 3; p++)
+		for (const unsigned char *c = (const unsigned char *)parts[p]; *c; c++, s++)
+			if (*c != *s)
+				return *c - *s;
+	return -*s;
 }
 
-static bool absent(const struct abi *abi, const char *key)
+static bool absent(const struct abi *abi, const char *header, const char *name)
 {
-	return bsearch(key, abi->absent, abi->n_absent, sizeof(*abi->absent), str_key_cmp) != NULL;
+	struct absent_key k = { header, name };
+
+	return bsearch(&k, abi->absent, abi->n_absent, sizeof(*abi->absent), absent_cmp) != NULL;
 }
 
 /* absent: lists NAME, or header:NAME when only one header's NAME is missing
  * (asm-generic/ioctls.h:TCGETS2 on sparc, whose own asm/ioctls.h has one). */
 bool abi_has(const struct abi *abi, const struct command *c)
 {
-	char key[512];
-
 	if (c->header->arch && (!abi->arch || strcmp(c->header->arch, abi->arch)))
 		return false;
-	if (!abi->n_absent)
-		return true;
-	if (absent(abi, c->name))
-		return false;
-	snprintf(key, sizeof(key), "%s:%s", c->header->path, c->name);
-	return !absent(abi, key);
+	return !absent(abi, NULL, c->name) && !absent(abi, c->header->path, c->name);
 }
 
 /* ------------------------------------------------------------ spelling */

@@ -157,31 +157,28 @@ bool check_keys(struct loader *L, const struct ynode *map, const char *what,
 	return true;
 }
 
+const char *const accept_rule_names[ACCEPT_RULES] = {
+	"outside-range", "unregistered-magic", "shared-number", "overlap", "size-overflow"
+};
+
 unsigned int get_accept(struct loader *L, const struct ynode *map, unsigned int allowed)
 {
-	static const struct { const char *name; unsigned int bit; } rules[] = {
-		{ "outside-range", ACCEPT_OUTSIDE_RANGE },
-		{ "size-overflow", ACCEPT_SIZE_OVERFLOW },
-		{ "unregistered-magic", ACCEPT_UNREGISTERED_MAGIC },
-		{ "shared-number", ACCEPT_SHARED_NUMBER },
-		{ "overlap", ACCEPT_OVERLAP },
-	};
 	const struct ynode *n;
 	size_t count;
 	const char **v = get_strlist(L, map, "accept", &count, &n);
 	unsigned int mask = 0;
 
 	for (size_t i = 0; i < count; i++) {
-		size_t r;
+		unsigned int r;
 
-		for (r = 0; r < sizeof(rules) / sizeof(*rules); r++)
-			if (!strcmp(v[i], rules[r].name))
+		for (r = 0; r < ACCEPT_RULES; r++)
+			if (!strcmp(v[i], accept_rule_names[r]))
 				break;
-		if (r == sizeof(rules) / sizeof(*rules) || !(rules[r].bit & allowed))
+		if (r == ACCEPT_RULES || !(1u << r & allowed))
 			ERR(L, n->kids[i]->mark, "unknown-key", "'%s' is not a warning this entry can accept",
 			    v[i]);
 		else
-			mask |= rules[r].bit;
+			mask |= 1u << r;
 	}
 	return mask;
 }
