@@ -339,12 +339,6 @@ void registry_check_unsized(struct registry *reg)
 
 void registry_release(struct registry *reg)
 {
-	free(reg->layouts);
-	free(reg->abis);
-	free(reg->rows);
-	free(reg->headers);
-	free(reg->collisions);
-	free(reg->lint);
 	diags_release(&reg->diags);
 	arena_release(&reg->arena);
 }

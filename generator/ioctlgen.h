@@ -268,7 +268,7 @@ const char *lint_class_name(enum lint_class c);
 const char *lint_class_doc(enum lint_class c);
 
 struct registry {
-	struct arena arena;
+	struct arena arena;	/* owns everything below, arrays included, but diags */
 	struct diags diags;
 	const char *spec_dir;
 	struct layout *layouts;

@@ -30,7 +30,8 @@ void load_layouts(struct loader *L, const struct ynode *root)
 
 		if (!check_keys(L, m, "a layout", ks))
 			continue;
-		grow(&reg->layouts, &L->cap_layouts, reg->n_layouts + 1, sizeof(*reg->layouts));
+		arena_grow(L->a, &reg->layouts, &L->cap_layouts, reg->n_layouts + 1,
+			   sizeof(*reg->layouts));
 		l = &reg->layouts[reg->n_layouts];
 		memset(l, 0, sizeof(*l));
 		l->mark = m->mark;
@@ -97,7 +98,7 @@ void load_abis(struct loader *L, const struct ynode *root)
 
 		if (!check_keys(L, m, "an ABI", ks))
 			continue;
-		grow(&reg->abis, &L->cap_abis, reg->n_abis + 1, sizeof(*reg->abis));
+		arena_grow(L->a, &reg->abis, &L->cap_abis, reg->n_abis + 1, sizeof(*reg->abis));
 		abi = &reg->abis[reg->n_abis];
 		memset(abi, 0, sizeof(*abi));
 		abi->mark = m->mark;
@@ -188,7 +189,7 @@ void load_magic(struct loader *L, const struct ynode *root)
 
 		if (!check_keys(L, m, "a magic-code row", ks))
 			continue;
-		grow(&reg->rows, &L->cap_rows, reg->n_rows + 1, sizeof(*reg->rows));
+		arena_grow(L->a, &reg->rows, &L->cap_rows, reg->n_rows + 1, sizeof(*reg->rows));
 		r = &reg->rows[reg->n_rows];
 		memset(r, 0, sizeof(*r));
 		r->mark = m->mark;
