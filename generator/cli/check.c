@@ -118,8 +118,9 @@ int cmd_check(int argc, char **argv)
 		{ "show-accepted", no_argument, NULL, 'a' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "full", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
+		COMMON_OPTIONS,
 		{ 0 } };
+	const char *spec = NULL;
 	bool werror = false, show = false, summary = false;
 	struct file_id *full = NULL;
 	size_t n_full = 0, cap = 0;
@@ -137,7 +138,9 @@ int cmd_check(int argc, char **argv)
 			/* a file that is gone (deleted since the commit) has no warnings */
 			grow(&full, &cap, n_full + 1, sizeof(*full));
 			n_full += file_id(optarg, &full[n_full]);
-		} else if (c == 'h') {
+		} else if (c == OPT_SPEC) {
+			spec = optarg;
+		} else if (c == OPT_HELP) {
 			rc = usage_help("check");
 			goto out;
 		} else {
@@ -145,8 +148,8 @@ int cmd_check(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (argc - optind > 1) {
-		rc = usage_error("check", "one spec directory at most");
+	if (spec_operand("check", argc, argv, &spec)) {
+		rc = EXIT_USAGE;
 		goto out;
 	}
 	if (cap && !summary) {
@@ -154,9 +157,9 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	if (!summary) {
-		rc = load_checked(&reg, optind < argc ? argv[optind] : DEFAULT_SPEC_DIR, werror, show);
+		rc = load_checked(&reg, spec, werror, show);
 	} else {
-		registry_load(&reg, optind < argc ? argv[optind] : DEFAULT_SPEC_DIR);
+		registry_load(&reg, spec);
 		registry_check(&reg);
 		/* --werror makes every warning an error: all of them in full */
 		if (werror) {

@@ -18,6 +18,19 @@ int cmd_encode(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 
+/* The long options every command takes: --spec DIR and --help. */
+enum { OPT_SPEC = 0x100, OPT_HELP };
+#define COMMON_OPTIONS \
+	{ "spec", required_argument, NULL, OPT_SPEC }, \
+	{ "help", no_argument, NULL, OPT_HELP }
+
+/*
+ * The spec directory of check, model, dump and lint, after their options:
+ * --spec DIR or one SPEC_DIR operand, not both, else the default.  Returns
+ * 0, or EXIT_USAGE after saying why.
+ */
+int spec_operand(const char *cmd, int argc, char **argv, const char **spec);
+
 /* Print "ioctlgen <cmd>: error: ..." and return EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

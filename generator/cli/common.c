@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
@@ -19,6 +20,20 @@ int load_checked(struct registry *reg, const char *dir, bool werror, bool show_a
 	registry_load(reg, dir);
 	registry_check(reg);
 	return report_diags(reg, werror, show_accepted);
+}
+
+int spec_operand(const char *cmd, int argc, char **argv, const char **spec)
+{
+	if (argc - optind > 1)
+		return usage_error(cmd, "one spec directory at most");
+	if (optind < argc) {
+		if (*spec)
+			return usage_error(cmd, "give the spec directory once: --spec DIR or SPEC_DIR");
+		*spec = argv[optind];
+	}
+	if (!*spec)
+		*spec = DEFAULT_SPEC_DIR;
+	return 0;
 }
 
 int load_quiet(struct registry *reg, const char *dir)

@@ -14,10 +14,10 @@ static const struct cmd {
 	{ "check", cmd_check,
 	  "check [--werror] [--show-accepted] [--summary [--full FILE]...] [SPEC_DIR]" },
 	{ "model", cmd_model, "model [--werror] [--tree KERNEL_TREE] [SPEC_DIR] -o FILE" },
-	{ "decode", cmd_decode, "decode [--spec SPEC_DIR] [--abi ABI] NUMBER" },
-	{ "encode", cmd_encode, "encode [--spec SPEC_DIR] --abi ABI DIR TYPE NR SIZE" },
-	{ "lint", cmd_lint, "lint [--tree KERNEL_TREE] [--class CLASS] [--summary] [SPEC_DIR]" },
 	{ "dump", cmd_dump, "dump [SPEC_DIR] [-o FILE|-]" },
+	{ "decode", cmd_decode, "decode [--spec SPEC_DIR] [--abi ABI] NUMBER" },
+	{ "encode", cmd_encode, "encode [--spec SPEC_DIR] {--abi ABI | --layout LAYOUT} DIR TYPE NR SIZE" },
+	{ "lint", cmd_lint, "lint [--tree KERNEL_TREE] [--class CLASS] [--summary] [SPEC_DIR]" },
 };
 
 static void usage(FILE *f)
@@ -25,7 +25,8 @@ static void usage(FILE *f)
 	fputs("usage: ioctlgen <command> [options]\n\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
 		fprintf(f, "  ioctlgen %s\n", commands[i].usage);
-	fputs("\nSPEC_DIR defaults to '" DEFAULT_SPEC_DIR "'.  Exit status: 0 ok, 1 the registry or the\n"
+	fputs("\nEvery command takes --help, and --spec SPEC_DIR (or SPEC_DIR last, where shown);\n"
+	      "SPEC_DIR defaults to '" DEFAULT_SPEC_DIR "'.  Exit status: 0 ok, 1 the registry or the\n"
 	      "input is wrong (path:line:col: error: ...), 2 the command line is wrong.\n", f);
 }
 
