@@ -72,21 +72,23 @@ void diags_sort(struct diags *d)
 		qsort(d->v, d->n, sizeof(*d->v), diag_cmp);
 }
 
+void diag_print(FILE *f, const struct diag *g, bool werror, bool show_accepted)
+{
+	const char *what = g->sev == SEV_ERROR || werror ? "error" : "warning";
+
+	if (g->accepted) {
+		if (!show_accepted)
+			return;
+		what = "note";
+	}
+	fprintf(f, "%s:%u:%u: %s: %s [%s]%s\n", g->mark.file ? g->mark.file : "?", g->mark.line,
+		g->mark.col, what, g->msg, g->rule, g->accepted ? " (accepted)" : "");
+}
+
 void diags_print(FILE *f, const struct diags *d, bool werror, bool show_accepted)
 {
-	for (size_t i = 0; i < d->n; i++) {
-		const struct diag *g = &d->v[i];
-		const char *what = g->sev == SEV_ERROR || werror ? "error" : "warning";
-
-		if (g->accepted) {
-			if (!show_accepted)
-				continue;
-			what = "note";
-		}
-		fprintf(f, "%s:%u:%u: %s: %s [%s]%s\n", g->mark.file ? g->mark.file : "?",
-			g->mark.line, g->mark.col, what, g->msg, g->rule,
-			g->accepted ? " (accepted)" : "");
-	}
+	for (size_t i = 0; i < d->n; i++)
+		diag_print(f, &d->v[i], werror, show_accepted);
 }
 
 void diags_release(struct diags *d)

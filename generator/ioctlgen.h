@@ -4,10 +4,14 @@
  *
  * Stages, each in its own file:
  *   yamltree.c  load: YAML into a tree whose every node knows its file, line and column
- *   spec.c      the tree into registry structures, with key and type checks
- *   check.c     the rules across the registry: ranges, references, legacy, overlaps
+ *   spec*.c     the tree into registry structures, with key and type checks
+ *   check.c     the rules across the registry: names, references, ranges, overlaps
+ *   numbers.c   spelling, encoded sizes and every number on every ABI
+ *   collisions.c  numbers that several commands share
+ *   number_table.c  an ABI's numbers sorted by key, size and spec order
  *   layout.c    encode and decode one number on one layout
  *   lookup.c    numbers back to commands, per ABI
+ *   lint.c      the lint: what the registry says about the kernel, by class
  *   model.c     the versioned JSON model that every renderer reads
  */
 #ifndef IOCTLGEN_H
@@ -62,6 +66,8 @@ void diag_add_about(struct diags *d, struct about about, struct mark m, enum sev
 /* Sort by file, line, column.  Print to f, accepted warnings only if asked. */
 void diags_sort(struct diags *d);
 void diags_print(FILE *f, const struct diags *d, bool werror, bool show_accepted);
+/* One diagnostic, as diags_print() prints it. */
+void diag_print(FILE *f, const struct diag *g, bool werror, bool show_accepted);
 void diags_release(struct diags *d);
 
 /* ------------------------------------------------------------ layouts */
@@ -171,6 +177,10 @@ enum accept_rule {
 	ACCEPT_SIZE_OVERFLOW = 1 << 4,
 };
 
+#define ACCEPT_RULES 5
+/* The rule name of each accept bit, by bit number: "outside-range", ... */
+extern const char *const accept_rule_names[ACCEPT_RULES];
+
 struct legacy {
 	const char *written;	/* the third macro argument as first written */
 	const char *passes;	/* the type the command really passes */
@@ -258,7 +268,7 @@ const char *lint_class_name(enum lint_class c);
 const char *lint_class_doc(enum lint_class c);
 
 struct registry {
-	struct arena arena;
+	struct arena arena;	/* owns everything below, arrays included, but diags */
 	struct diags diags;
 	const char *spec_dir;
 	struct layout *layouts;
@@ -302,6 +312,33 @@ const struct layout *registry_layout(const struct registry *reg, const char *nam
 const struct layout *registry_smallest(const struct registry *reg,
 				       uint32_t (*max)(const struct layout *));
 
+/* ------------------------------------------------------------ the numbers of one ABI */
+
+/* One number a command carries, split as _IOC_SIZE splits it. */
+struct number_entry {
+	uint32_t key;		/* the number with its size bits cleared */
+	uint32_t size;		/* its size field */
+	bool variable;		/* the caller gives the size: it matches any */
+	unsigned int nr_arg;	/* the value of nr-param, for families */
+	const struct command *cmd;
+};
+
+/* Every number the commands carry on one ABI, families expanded, sorted by
+ * key, size and spec order (number_table.c). */
+struct number_table {
+	const struct layout *layout;	/* NULL: the ABI's layout is unknown, no entries */
+	uint32_t size_field;		/* the size bits, in place */
+	unsigned int size_shift;
+	struct number_entry *v;
+	size_t n;
+};
+
+void number_table_build(struct number_table *t, const struct registry *reg, size_t abi_index);
+void number_table_release(struct number_table *t);
+int number_entry_cmp(const struct number_entry *a, const struct number_entry *b);
+/* The order of two commands in the spec: headers by path, then entries. */
+int command_spec_order(const struct command *a, const struct command *b);
+
 /* ------------------------------------------------------------ lookup */
 
 struct lookup_hit {
@@ -328,6 +365,9 @@ void model_write(const struct registry *reg, struct strbuf *out);
 bool parse_uint(const char *s, uint64_t *out);
 bool parse_magic(const char *s, unsigned int *out);
 bool parse_dir(const char *s, enum ioc_dir *dir);
+/* A macro argument written as sizeof(...), or as a number. */
+bool is_sizeof(const char *s);
+bool is_number(const char *s);
 /* The C type whose sizeof() the command's number encodes (the legacy
  * spelling, or what a bad spelling's sizeof() sees), or NULL for none. */
 const char *command_sized_type(const struct command *c);

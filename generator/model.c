@@ -14,15 +14,9 @@ struct json {
 	bool first;	/* no comma before the next member */
 };
 
-static void jstr(struct json *j, const char *s)
+/* The characters of s as a JSON string holds them, without the quotes. */
+static void jescape(struct strbuf *sb, const char *s)
 {
-	struct strbuf *sb = j->sb;
-
-	if (!s) {
-		sb_puts(sb, "null");
-		return;
-	}
-	sb_putc(sb, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		switch (*p) {
 		case '"':
@@ -54,7 +48,17 @@ static void jstr(struct json *j, const char *s)
 			}
 		}
 	}
-	sb_putc(sb, '"');
+}
+
+static void jstr(struct json *j, const char *s)
+{
+	if (!s) {
+		sb_puts(j->sb, "null");
+		return;
+	}
+	sb_putc(j->sb, '"');
+	jescape(j->sb, s);
+	sb_putc(j->sb, '"');
 }
 
 static void indent(struct json *j)
@@ -163,19 +167,19 @@ static void ksize(struct json *j, const char *key, const struct abi *a, const ch
 static void ksource(struct json *j, struct mark m)
 {
 	member(j, "source");
-	sb_printf(j->sb, "\"%s:%u:%u\"", m.file, m.line, m.col);
+	sb_putc(j->sb, '"');
+	jescape(j->sb, m.file);
+	sb_printf(j->sb, ":%u:%u\"", m.line, m.col);
 }
 
 static void accept_list(struct json *j, unsigned int mask)
 {
-	static const char *const names[] = { "outside-range", "unregistered-magic", "shared-number",
-					     "overlap", "size-overflow" };
-	const char *v[5];
+	const char *v[ACCEPT_RULES];
 	size_t n = 0;
 
-	for (int i = 0; i < 5; i++)
+	for (unsigned int i = 0; i < ACCEPT_RULES; i++)
 		if (mask & (1u << i))
-			v[n++] = names[i];
+			v[n++] = accept_rule_names[i];
 	kstrlist(j, "accept", v, n);
 }
 
@@ -352,16 +356,19 @@ static void write_collisions(struct json *j, const struct registry *reg)
 	open_(j, "collisions", '[');
 	for (size_t i = 0; i < reg->n_collisions; i++) {
 		const struct collision *c = &reg->collisions[i];
-		const char *names[64];
-		size_t n = c->n_cmds < 64 ? c->n_cmds : 64;
 
-		for (size_t k = 0; k < n; k++)
-			names[k] = c->cmds[k]->name;
 		open_(j, NULL, '{');
 		kstr(j, "abi", c->abi->name);
 		kuint(j, "number", c->number);
 		khex(j, "hex", c->number);
-		kstrlist(j, "names", names, n);
+		member(j, "names");
+		sb_putc(j->sb, '[');
+		for (size_t k = 0; k < c->n_cmds; k++) {
+			if (k)
+				sb_puts(j->sb, ", ");
+			jstr(j, c->cmds[k]->name);
+		}
+		sb_putc(j->sb, ']');
 		close_(j, '}');
 	}
 	close_(j, ']');

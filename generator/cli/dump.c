@@ -14,8 +14,9 @@ int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		COMMON_OPTIONS,
 		{ 0 } };
-	const char *out = "-";
+	const char *out = "-", *spec = NULL;
 	struct strbuf sb = { 0 };
 	struct registry reg;
 	int c, rc = 0;
@@ -23,12 +24,16 @@ int cmd_dump(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
 		if (c == 'o')
 			out = optarg;
+		else if (c == OPT_SPEC)
+			spec = optarg;
+		else if (c == OPT_HELP)
+			return usage_help("dump");
 		else
 			return usage_error("dump", "unknown option");
 	}
-	if (argc - optind > 1)
-		return usage_error("dump", "one spec directory at most");
-	registry_load(&reg, optind < argc ? argv[optind] : DEFAULT_SPEC_DIR);
+	if (spec_operand("dump", argc, argv, &spec))
+		return EXIT_USAGE;
+	registry_load(&reg, spec);
 	registry_check_unsized(&reg);
 	if (reg.diags.errors) {
 		diags_print(stderr, &reg.diags, false, false);
