@@ -6,11 +6,11 @@
 
 #include "ioctlgen.h"
 
-void diag_add(struct diags *d, struct mark m, enum severity sev, const char *rule,
-	      bool accepted, const char *fmt, ...)
+static void diag_vadd(struct diags *d, struct about about, struct mark m, enum severity sev,
+		      const char *rule, bool accepted, const char *fmt, va_list ap)
 {
-	va_list ap;
 	struct diag *g;
+	va_list again;
 	int n;
 
 	grow(&d->v, &d->cap, d->n + 1, sizeof(*d->v));
@@ -18,19 +18,38 @@ void diag_add(struct diags *d, struct mark m, enum severity sev, const char *rul
 	g->mark = m;
 	g->sev = sev;
 	g->rule = rule;
+	g->about = about;
 	g->accepted = sev == SEV_WARNING && accepted;
 	g->seq = (unsigned int)d->n++;
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
 	g->msg = xrealloc(NULL, (size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(g->msg, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	vsnprintf(g->msg, (size_t)n + 1, fmt, again);
+	va_end(again);
 	if (sev == SEV_ERROR)
 		d->errors++;
 	else if (!g->accepted)
 		d->warnings++;
+}
+
+void diag_add(struct diags *d, struct mark m, enum severity sev, const char *rule,
+	      bool accepted, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, (struct about){ NULL, NULL }, m, sev, rule, accepted, fmt, ap);
+	va_end(ap);
+}
+
+void diag_add_about(struct diags *d, struct about about, struct mark m, enum severity sev,
+		    const char *rule, bool accepted, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, about, m, sev, rule, accepted, fmt, ap);
+	va_end(ap);
 }
 
 static int diag_cmp(const void *pa, const void *pb)
@@ -53,21 +72,23 @@ void diags_sort(struct diags *d)
 		qsort(d->v, d->n, sizeof(*d->v), diag_cmp);
 }
 
+void diag_print(FILE *f, const struct diag *g, bool werror, bool show_accepted)
+{
+	const char *what = g->sev == SEV_ERROR || werror ? "error" : "warning";
+
+	if (g->accepted) {
+		if (!show_accepted)
+			return;
+		what = "note";
+	}
+	fprintf(f, "%s:%u:%u: %s: %s [%s]%s\n", g->mark.file ? g->mark.file : "?", g->mark.line,
+		g->mark.col, what, g->msg, g->rule, g->accepted ? " (accepted)" : "");
+}
+
 void diags_print(FILE *f, const struct diags *d, bool werror, bool show_accepted)
 {
-	for (size_t i = 0; i < d->n; i++) {
-		const struct diag *g = &d->v[i];
-		const char *what = g->sev == SEV_ERROR || werror ? "error" : "warning";
-
-		if (g->accepted) {
-			if (!show_accepted)
-				continue;
-			what = "note";
-		}
-		fprintf(f, "%s:%u:%u: %s: %s [%s]%s\n", g->mark.file ? g->mark.file : "?",
-			g->mark.line, g->mark.col, what, g->msg, g->rule,
-			g->accepted ? " (accepted)" : "");
-	}
+	for (size_t i = 0; i < d->n; i++)
+		diag_print(f, &d->v[i], werror, show_accepted);
 }
 
 void diags_release(struct diags *d)

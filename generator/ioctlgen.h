@@ -4,10 +4,14 @@
  *
  * Stages, each in its own file:
  *   yamltree.c  load: YAML into a tree whose every node knows its file, line and column
- *   spec.c      the tree into registry structures, with key and type checks
- *   check.c     the rules across the registry: ranges, references, legacy, overlaps
+ *   spec*.c     the tree into registry structures, with key and type checks
+ *   check.c     the rules across the registry: names, references, ranges, overlaps
+ *   numbers.c   spelling, encoded sizes and every number on every ABI
+ *   collisions.c  numbers that several commands share
+ *   number_table.c  an ABI's numbers sorted by key, size and spec order
  *   layout.c    encode and decode one number on one layout
  *   lookup.c    numbers back to commands, per ABI
+ *   lint.c      the lint: what the registry says about the kernel, by class
  *   model.c     the versioned JSON model that every renderer reads
  */
 #ifndef IOCTLGEN_H
@@ -19,7 +23,8 @@
 
 #include "util.h"
 
-#define IOCTLGEN_MODEL_VERSION 1
+/* Raise it whenever the model's keys change (tests/golden checks the key list). */
+#define IOCTLGEN_MODEL_VERSION 2
 
 /* A place in a spec file; line and col are 1-based. */
 struct mark {
@@ -31,11 +36,17 @@ struct mark {
 
 enum severity { SEV_ERROR, SEV_WARNING };
 
+/* The entry a finding is about: a command of a header, a header, or neither. */
+struct about {
+	const char *command, *header;	/* a command's name, a header's path, or NULL */
+};
+
 struct diag {
 	struct mark mark;
 	enum severity sev;
 	const char *rule;	/* static string: "unknown-key", "overlap", ... */
 	char *msg;
+	struct about about;	/* strings the registry's arena owns */
 	bool accepted;		/* a warning the registry accepts explicitly */
 	unsigned int seq;	/* report order, to keep sorting stable */
 };
@@ -48,9 +59,15 @@ struct diags {
 
 void diag_add(struct diags *d, struct mark m, enum severity sev, const char *rule,
 	      bool accepted, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* The same, for a finding about one command or header. */
+void diag_add_about(struct diags *d, struct about about, struct mark m, enum severity sev,
+		    const char *rule, bool accepted, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 /* Sort by file, line, column.  Print to f, accepted warnings only if asked. */
 void diags_sort(struct diags *d);
 void diags_print(FILE *f, const struct diags *d, bool werror, bool show_accepted);
+/* One diagnostic, as diags_print() prints it. */
+void diag_print(FILE *f, const struct diag *g, bool werror, bool show_accepted);
 void diags_release(struct diags *d);
 
 /* ------------------------------------------------------------ layouts */
@@ -140,6 +157,10 @@ struct magic_row {
 	size_t *overlaps;	/* indexes of rows that share code and sequence numbers */
 	size_t n_overlaps;
 	unsigned int n_commands;
+	/* ioctl-number.rst's Include File and Seq# cell lines, for the rows
+	 * it lays out otherwise than one header per line; NULL when absent */
+	const char **include_cell, **seq_cell;
+	size_t n_include_cell, n_seq_cell;
 	struct mark mark;
 };
 
@@ -155,6 +176,10 @@ enum accept_rule {
 	 * for some layout's size field, and its number spills into dir bits */
 	ACCEPT_SIZE_OVERFLOW = 1 << 4,
 };
+
+#define ACCEPT_RULES 5
+/* The rule name of each accept bit, by bit number: "outside-range", ... */
+extern const char *const accept_rule_names[ACCEPT_RULES];
 
 struct legacy {
 	const char *written;	/* the third macro argument as first written */
@@ -203,10 +228,17 @@ struct header {
 	const char **includes;
 	size_t n_includes;
 	bool header_test;	/* false: does not compile on its own (no-header-test) */
+	const char *patch_prefix;	/* its patch's subject prefix ("fs:"), or NULL */
 	struct command *commands;
 	size_t n_commands;
 	struct mark mark;
 };
+
+/* What a finding about command c names. */
+static inline struct about command_about(const struct command *c)
+{
+	return (struct about){ c->name, c->header->path };
+}
 
 struct collision {
 	const struct abi *abi;
@@ -236,7 +268,7 @@ const char *lint_class_name(enum lint_class c);
 const char *lint_class_doc(enum lint_class c);
 
 struct registry {
-	struct arena arena;
+	struct arena arena;	/* owns everything below, arrays included, but diags */
 	struct diags diags;
 	const char *spec_dir;
 	struct layout *layouts;
@@ -254,6 +286,7 @@ struct registry {
 	size_t lint_count[LINT_CLASSES];
 	const char *lint_tree;	/* the kernel tree the lint looked at, or NULL */
 	bool linted;
+	bool numbered;		/* registry_check() computed numbers and collisions */
 };
 
 /* Load every spec file under dir (spec.c).  Problems go to reg->diags. */
@@ -265,6 +298,9 @@ void registry_load_buffers(struct registry *reg, const char *dir, size_t n,
 			   const size_t *lens);
 /* Cross-file rules and numbers (check.c).  Call after registry_load. */
 void registry_check(struct registry *reg);
+/* The rules that need no measured sizes, for the stages before sizes exist:
+ * no numbers, no collisions, no missing-size errors. */
+void registry_check_unsized(struct registry *reg);
 void registry_release(struct registry *reg);
 /* The lint (lint.c), after registry_check.  tree: the kernel source tree, to
  * check that ioctl-number.rst names existing files; NULL skips that class. */
@@ -272,6 +308,36 @@ void registry_lint(struct registry *reg, const char *tree);
 
 const struct abi *registry_abi(const struct registry *reg, const char *name);
 const struct layout *registry_layout(const struct registry *reg, const char *name);
+/* The layout whose field, as max gives it, is smallest; NULL without layouts. */
+const struct layout *registry_smallest(const struct registry *reg,
+				       uint32_t (*max)(const struct layout *));
+
+/* ------------------------------------------------------------ the numbers of one ABI */
+
+/* One number a command carries, split as _IOC_SIZE splits it. */
+struct number_entry {
+	uint32_t key;		/* the number with its size bits cleared */
+	uint32_t size;		/* its size field */
+	bool variable;		/* the caller gives the size: it matches any */
+	unsigned int nr_arg;	/* the value of nr-param, for families */
+	const struct command *cmd;
+};
+
+/* Every number the commands carry on one ABI, families expanded, sorted by
+ * key, size and spec order (number_table.c). */
+struct number_table {
+	const struct layout *layout;	/* NULL: the ABI's layout is unknown, no entries */
+	uint32_t size_field;		/* the size bits, in place */
+	unsigned int size_shift;
+	struct number_entry *v;
+	size_t n;
+};
+
+void number_table_build(struct number_table *t, const struct registry *reg, size_t abi_index);
+void number_table_release(struct number_table *t);
+int number_entry_cmp(const struct number_entry *a, const struct number_entry *b);
+/* The order of two commands in the spec: headers by path, then entries. */
+int command_spec_order(const struct command *a, const struct command *b);
 
 /* ------------------------------------------------------------ lookup */
 
@@ -299,10 +365,21 @@ void model_write(const struct registry *reg, struct strbuf *out);
 bool parse_uint(const char *s, uint64_t *out);
 bool parse_magic(const char *s, unsigned int *out);
 bool parse_dir(const char *s, enum ioc_dir *dir);
+/* A macro argument written as sizeof(...), or as a number. */
+bool is_sizeof(const char *s);
+bool is_number(const char *s);
 /* The C type whose sizeof() the command's number encodes (the legacy
  * spelling, or what a bad spelling's sizeof() sees), or NULL for none. */
 const char *command_sized_type(const struct command *c);
 /* "size_t" for sizeof(...), "int" for a number: what the macro's sizeof() sees. */
 const char *legacy_written_type(const char *written);
+/* The types measured on every ABI: what legacy_written_type() can return. */
+#define MEASURE_BASE_TYPES 2
+extern const char *const measure_base[MEASURE_BASE_TYPES];
+/* The C types tools/measure-sizes sizes for the command on each ABI: its
+ * type, a legacy spell-as that is a type, the legacy passes of a command
+ * that is not reserved; never void, each once.  Returns their count. */
+#define MEASURE_MAX 3
+size_t command_measure(const struct command *c, const char *types[MEASURE_MAX]);
 
 #endif

@@ -1,99 +1,79 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Numbers back to commands on one ABI: a sorted table of every number a
- * command can carry (families expanded over their nr range) without its size
- * bits, then a binary search.  Families whose size the caller gives match any
- * size.
+ * Numbers back to commands on one ABI: a binary search in the ABI's number
+ * table (number_table.c).  Families whose size the caller gives match any
+ * size; the hits come in spec order.
  */
 #include <stdlib.h>
 
 #include "ioctlgen.h"
 
-struct entry {
-	uint32_t key;		/* the number with its size bits cleared */
-	uint32_t size;
-	bool variable;
-	unsigned int nr_arg;
-	const struct command *cmd;
-};
-
 struct lookup {
-	const struct layout *layout;
-	uint32_t size_field;	/* mask of the size bits in place */
-	struct entry *v;
-	size_t n;
+	struct number_table t;
 };
-
-static int entry_cmp(const void *pa, const void *pb)
-{
-	const struct entry *a = pa, *b = pb;
-
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	/* spec order: headers are one array, a header's commands another */
-	if (a->cmd->header != b->cmd->header)
-		return a->cmd->header < b->cmd->header ? -1 : 1;
-	return a->cmd < b->cmd ? -1 : a->cmd > b->cmd;
-}
 
 struct lookup *lookup_build(const struct registry *reg, size_t k)
 {
 	struct lookup *lk = xrealloc(NULL, sizeof(*lk));
-	const struct layout *l = reg->abis[k].layout;
-	size_t cap = 0;
 
-	lk->layout = l;
-	lk->size_field = l ? layout_max_size(l) << layout_size_shift(l) : 0;
-	lk->v = NULL;
-	lk->n = 0;
-	for (size_t h = 0; l && h < reg->n_headers; h++) {
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			const struct command *c = &reg->headers[h].commands[i];
-			const struct abi_number *num = c->numbers ? &c->numbers[k] : NULL;
-
-			if (!num || !num->present)
-				continue;
-			grow(&lk->v, &cap, lk->n + c->nr_count, sizeof(*lk->v));
-			for (unsigned int a = 0; a < c->nr_count; a++) {
-				/* Split the number the macros make, as lookup_find()
-				 * splits a query: an accepted size-overflow spills
-				 * into the dir bits and must be found as it is. */
-				uint32_t n = layout_encode(l, c->dir, c->magic, c->nr + a, num->size);
-
-				lk->v[lk->n++] = (struct entry){
-					n & ~lk->size_field,
-					(n & lk->size_field) >> layout_size_shift(l),
-					num->variable_size, a, c };
-			}
-		}
-	}
-	if (lk->n)
-		qsort(lk->v, lk->n, sizeof(*lk->v), entry_cmp);
+	number_table_build(&lk->t, reg, k);
 	return lk;
 }
 
-size_t lookup_find(const struct lookup *lk, uint32_t number, struct lookup_hit *hits, size_t max)
+/* The first entry at or after (key, size). */
+static size_t lower_bound(const struct number_table *t, uint32_t key, uint32_t size)
 {
-	uint32_t key = number & ~lk->size_field;
-	uint32_t size = (number & lk->size_field) >> (lk->layout ? layout_size_shift(lk->layout) : 0);
-	size_t lo = 0, hi = lk->n, found = 0;
+	uint64_t want = (uint64_t)key << 32 | size;
+	size_t lo = 0, hi = t->n;
 
-	while (lo < hi) {	/* first entry with entry.key >= key */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (lk->v[mid].key < key)
+		if (((uint64_t)t->v[mid].key << 32 | t->v[mid].size) < want)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < lk->n && lk->v[i].key == key; i++) {
-		const struct entry *e = &lk->v[i];
+	return lo;
+}
 
-		if (!e->variable && e->size != size)
-			continue;
-		if (found < max)
-			hits[found] = (struct lookup_hit){ e->cmd, e->nr_arg, size };
-		found++;
+static void add_hit(struct lookup_hit *hits, size_t max, size_t *found,
+		    const struct number_entry *e, uint32_t size)
+{
+	if (*found < max)
+		hits[*found] = (struct lookup_hit){ e->cmd, e->nr_arg, size };
+	(*found)++;
+}
+
+static int spec_cmp(const struct number_entry *a, const struct number_entry *b)
+{
+	int c = command_spec_order(a->cmd, b->cmd);
+
+	return c ? c : a->nr_arg < b->nr_arg ? -1 : a->nr_arg > b->nr_arg;
+}
+
+size_t lookup_find(const struct lookup *lk, uint32_t number, struct lookup_hit *hits, size_t max)
+{
+	const struct number_table *t = &lk->t;
+	uint32_t key = number & ~t->size_field;
+	uint32_t size = (number & t->size_field) >> t->size_shift;
+	/* Two runs match, each in spec order: the entries of size 0 (the
+	 * variable-size ones among them) and those of this size.  Merge them. */
+	size_t a = lower_bound(t, key, 0), a_end = lower_bound(t, key, 1);
+	size_t b = size ? lower_bound(t, key, size) : a_end, b_end = b;
+	size_t found = 0;
+
+	while (b_end < t->n && t->v[b_end].key == key && t->v[b_end].size == size)
+		b_end++;
+	for (;;) {
+		while (size && a < a_end && !t->v[a].variable)
+			a++;
+		if (a < a_end && (b == b_end || spec_cmp(&t->v[a], &t->v[b]) < 0))
+			add_hit(hits, max, &found, &t->v[a++], size);
+		else if (b < b_end)
+			add_hit(hits, max, &found, &t->v[b++], size);
+		else
+			break;
 	}
 	return found;
 }
@@ -102,6 +82,6 @@ void lookup_free(struct lookup *lk)
 {
 	if (!lk)
 		return;
-	free(lk->v);
+	number_table_release(&lk->t);
 	free(lk);
 }

@@ -14,15 +14,9 @@ struct json {
 	bool first;	/* no comma before the next member */
 };
 
-static void jstr(struct json *j, const char *s)
+/* The characters of s as a JSON string holds them, without the quotes. */
+static void jescape(struct strbuf *sb, const char *s)
 {
-	struct strbuf *sb = j->sb;
-
-	if (!s) {
-		sb_puts(sb, "null");
-		return;
-	}
-	sb_putc(sb, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		switch (*p) {
 		case '"':
@@ -54,7 +48,17 @@ static void jstr(struct json *j, const char *s)
 			}
 		}
 	}
-	sb_putc(sb, '"');
+}
+
+static void jstr(struct json *j, const char *s)
+{
+	if (!s) {
+		sb_puts(j->sb, "null");
+		return;
+	}
+	sb_putc(j->sb, '"');
+	jescape(j->sb, s);
+	sb_putc(j->sb, '"');
 }
 
 static void indent(struct json *j)
@@ -140,22 +144,42 @@ static void kstrlist(struct json *j, const char *key, const char *const *v, size
 	sb_putc(j->sb, ']');
 }
 
+/* A list that may be absent: null then. */
+static void kstrlist_or_null(struct json *j, const char *key, const char *const *v, size_t n)
+{
+	if (v)
+		kstrlist(j, key, v, n);
+	else
+		kstr(j, key, NULL);
+}
+
+/* A size measured on an ABI, or null before sizes exist (ioctlgen dump). */
+static void ksize(struct json *j, const char *key, const struct abi *a, const char *type)
+{
+	uint32_t size;
+
+	if (abi_sizeof(a, type, &size))
+		kuint(j, key, size);
+	else
+		kstr(j, key, NULL);
+}
+
 static void ksource(struct json *j, struct mark m)
 {
 	member(j, "source");
-	sb_printf(j->sb, "\"%s:%u:%u\"", m.file, m.line, m.col);
+	sb_putc(j->sb, '"');
+	jescape(j->sb, m.file);
+	sb_printf(j->sb, ":%u:%u\"", m.line, m.col);
 }
 
 static void accept_list(struct json *j, unsigned int mask)
 {
-	static const char *const names[] = { "outside-range", "unregistered-magic", "shared-number",
-					     "overlap", "size-overflow" };
-	const char *v[5];
+	const char *v[ACCEPT_RULES];
 	size_t n = 0;
 
-	for (int i = 0; i < 5; i++)
+	for (unsigned int i = 0; i < ACCEPT_RULES; i++)
 		if (mask & (1u << i))
-			v[n++] = names[i];
+			v[n++] = accept_rule_names[i];
 	kstrlist(j, "accept", v, n);
 }
 
@@ -194,10 +218,7 @@ static void write_abis(struct json *j, const struct registry *reg)
 	open_(j, "abis", '[');
 	for (size_t i = 0; i < reg->n_abis; i++) {
 		const struct abi *a = &reg->abis[i];
-		uint32_t size_t_size = 0, int_size = 0;
 
-		abi_sizeof(a, "size_t", &size_t_size);
-		abi_sizeof(a, "int", &int_size);
 		open_(j, NULL, '{');
 		kstr(j, "name", a->name);
 		kstr(j, "doc", a->doc);
@@ -205,8 +226,8 @@ static void write_abis(struct json *j, const struct registry *reg)
 		kstr(j, "arch", a->arch);
 		kstr(j, "cc", a->cc);
 		kstrlist(j, "cflags", a->cflags, a->n_cflags);
-		kuint(j, "size-t", size_t_size);
-		kuint(j, "int", int_size);
+		ksize(j, "size-t", a, "size_t");
+		ksize(j, "int", a, "int");
 		kstr(j, "sizes", a->sizes_file);
 		ksource(j, a->mark);
 		close_(j, '}');
@@ -236,41 +257,16 @@ static void write_rows(struct json *j, const struct registry *reg)
 			sb_printf(j->sb, "%s%zu", k ? ", " : "", r->overlaps[k]);
 		sb_putc(j->sb, ']');
 		kuint(j, "commands", r->n_commands);
+		kstrlist_or_null(j, "include-cell", r->include_cell, r->n_include_cell);
+		kstrlist_or_null(j, "seq-cell", r->seq_cell, r->n_seq_cell);
 		ksource(j, r->mark);
 		close_(j, '}');
 	}
 	close_(j, ']');
 }
 
-static void write_command(struct json *j, const struct registry *reg, const struct command *c)
+static void write_numbers(struct json *j, const struct registry *reg, const struct command *c)
 {
-	open_(j, NULL, '{');
-	kstr(j, "name", c->name);
-	kstr(j, "dir", dir_names[c->dir]);
-	kuint(j, "magic", c->magic);
-	kstr(j, "magic-text", c->magic_text);
-	kuint(j, "nr", c->nr);
-	kstr(j, "nr-text", c->nr_text);
-	kuint(j, "nr-count", c->nr_count);
-	kstrlist(j, "params", c->params, c->n_params);
-	kstr(j, "nr-param", c->nr_param);
-	kstr(j, "size-param", c->size_param);
-	kstr(j, "type", c->type);
-	kbool(j, "reserved", c->reserved);
-	kstr(j, "macro", c->macro);
-	kstrlist(j, "args", c->args, c->n_args);
-	if (c->legacy) {
-		open_(j, "legacy", '{');
-		kstr(j, "written", c->legacy->written);
-		kstr(j, "written-type", legacy_written_type(c->legacy->written));
-		kstr(j, "passes", c->legacy->passes);
-		kstr(j, "spell-as", c->legacy->spell_as);
-		kstr(j, "doc", c->legacy->doc);
-		kstr(j, "abi-break", c->legacy->abi_break);
-		close_(j, '}');
-	} else {
-		kstr(j, "legacy", NULL);
-	}
 	open_(j, "numbers", '{');
 	for (size_t k = 0; k < reg->n_abis; k++) {
 		const struct abi_number *n = &c->numbers[k];
@@ -289,6 +285,43 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 		close_(j, '}');
 	}
 	close_(j, '}');
+}
+
+static void write_command(struct json *j, const struct registry *reg, const struct command *c)
+{
+	const char *measure[MEASURE_MAX];
+	size_t n_measure = command_measure(c, measure);
+
+	open_(j, NULL, '{');
+	kstr(j, "name", c->name);
+	kstr(j, "dir", dir_names[c->dir]);
+	kuint(j, "magic", c->magic);
+	kstr(j, "magic-text", c->magic_text);
+	kuint(j, "nr", c->nr);
+	kstr(j, "nr-text", c->nr_text);
+	kuint(j, "nr-count", c->nr_count);
+	kstrlist(j, "params", c->params, c->n_params);
+	kstr(j, "nr-param", c->nr_param);
+	kstr(j, "size-param", c->size_param);
+	kstr(j, "type", c->type);
+	kstrlist(j, "measure", measure, n_measure);
+	kbool(j, "reserved", c->reserved);
+	kstr(j, "macro", c->macro);
+	kstrlist(j, "args", c->args, c->n_args);
+	if (c->legacy) {
+		open_(j, "legacy", '{');
+		kstr(j, "written", c->legacy->written);
+		kstr(j, "written-type", legacy_written_type(c->legacy->written));
+		kstr(j, "passes", c->legacy->passes);
+		kstr(j, "spell-as", c->legacy->spell_as);
+		kstr(j, "doc", c->legacy->doc);
+		kstr(j, "abi-break", c->legacy->abi_break);
+		close_(j, '}');
+	} else {
+		kstr(j, "legacy", NULL);
+	}
+	if (reg->numbered)
+		write_numbers(j, reg, c);
 	kstr(j, "doc", c->doc);
 	accept_list(j, c->accept);
 	ksource(j, c->mark);
@@ -308,6 +341,7 @@ static void write_headers(struct json *j, const struct registry *reg)
 		kstr(j, "doc", hd->doc);
 		kstrlist(j, "includes", hd->includes, hd->n_includes);
 		kbool(j, "header-test", hd->header_test);
+		kstr(j, "patch-prefix", hd->patch_prefix);
 		open_(j, "commands", '[');
 		for (size_t i = 0; i < hd->n_commands; i++)
 			write_command(j, reg, &hd->commands[i]);
@@ -322,16 +356,19 @@ static void write_collisions(struct json *j, const struct registry *reg)
 	open_(j, "collisions", '[');
 	for (size_t i = 0; i < reg->n_collisions; i++) {
 		const struct collision *c = &reg->collisions[i];
-		const char *names[64];
-		size_t n = c->n_cmds < 64 ? c->n_cmds : 64;
 
-		for (size_t k = 0; k < n; k++)
-			names[k] = c->cmds[k]->name;
 		open_(j, NULL, '{');
 		kstr(j, "abi", c->abi->name);
 		kuint(j, "number", c->number);
 		khex(j, "hex", c->number);
-		kstrlist(j, "names", names, n);
+		member(j, "names");
+		sb_putc(j->sb, '[');
+		for (size_t k = 0; k < c->n_cmds; k++) {
+			if (k)
+				sb_puts(j->sb, ", ");
+			jstr(j, c->cmds[k]->name);
+		}
+		sb_putc(j->sb, ']');
 		close_(j, '}');
 	}
 	close_(j, ']');
@@ -348,6 +385,8 @@ static void write_findings(struct json *j, const struct registry *reg)
 		kstr(j, "rule", d->rule);
 		kbool(j, "accepted", d->accepted);
 		kstr(j, "message", d->msg);
+		kstr(j, "command", d->about.command);
+		kstr(j, "header", d->about.header);
 		ksource(j, d->mark);
 		close_(j, '}');
 	}
@@ -388,17 +427,25 @@ static void write_lint(struct json *j, const struct registry *reg)
 void model_write(const struct registry *reg, struct strbuf *out)
 {
 	struct json j = { out, 0, true };
+	const struct layout *ls = registry_smallest(reg, layout_max_size);
 
 	sb_putc(out, '{');
 	j.depth = 1;
 	kuint(&j, "model-version", IOCTLGEN_MODEL_VERSION);
 	kstr(&j, "generator", "ioctlgen");
+	kstr(&j, "stage", reg->numbered ? "model" : "dump");
 	kstr(&j, "spec-dir", reg->spec_dir);
+	if (ls)
+		kuint(&j, "smallest-size-bits", ls->size_bits);
+	else
+		kstr(&j, "smallest-size-bits", NULL);
+	kstrlist(&j, "measure-base", measure_base, MEASURE_BASE_TYPES);
 	write_layouts(&j, reg);
 	write_abis(&j, reg);
 	write_rows(&j, reg);
 	write_headers(&j, reg);
-	write_collisions(&j, reg);
+	if (reg->numbered)
+		write_collisions(&j, reg);
 	write_findings(&j, reg);
 	if (reg->linted)
 		write_lint(&j, reg);

@@ -11,7 +11,7 @@ import tempfile
 
 import jinja2
 
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATES = os.path.join(TOP, "templates")
 

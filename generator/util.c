@@ -101,6 +101,25 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 	return p;
 }
 
+void arena_grow(struct arena *a, void *v, size_t *cap, size_t n, size_t sz)
+{
+	void **vp = v;
+	size_t c = *cap;
+	void *p;
+
+	if (n <= c)
+		return;
+	while (c < n)
+		c = c ? c * 2 : 8;
+	if (c > SIZE_MAX / sz)
+		out_of_memory();
+	p = arena_alloc(a, c * sz);
+	if (*cap)
+		memcpy(p, *vp, *cap * sz);
+	*vp = p;
+	*cap = c;
+}
+
 void arena_release(struct arena *a)
 {
 	while (a->head) {

@@ -16,9 +16,33 @@ int cmd_model(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+/* The long options every command takes: --spec DIR and --help. */
+enum { OPT_SPEC = 0x100, OPT_HELP };
+#define COMMON_OPTIONS \
+	{ "spec", required_argument, NULL, OPT_SPEC }, \
+	{ "help", no_argument, NULL, OPT_HELP }
+
+/*
+ * The spec directory of check, model, dump and lint, after their options:
+ * --spec DIR or one SPEC_DIR operand, not both, else the default.  Returns
+ * 0, or EXIT_USAGE after saying why.
+ */
+int spec_operand(const char *cmd, int argc, char **argv, const char **spec);
 
 /* Print "ioctlgen <cmd>: error: ..." and return EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* argv[0], for messages that tell the user what to run. */
+extern const char *cli_program;
+
+/* Print the usage of cmd to stdout (for --help) and return 0. */
+int usage_help(const char *cmd);
+
+/* Print the registry's diagnostics and their totals to stderr.  Returns 0
+ * when it may be used (no errors, and no warnings under werror). */
+int report_diags(const struct registry *reg, bool werror, bool show_accepted);
 
 /*
  * Load and check the registry; print its diagnostics to stderr.  Returns 0
@@ -32,6 +56,10 @@ int load_checked(struct registry *reg, const char *dir, bool werror, bool show_a
  * caller releases reg either way.
  */
 int load_quiet(struct registry *reg, const char *dir);
+
+/* Write a document to path, or to stdout for "-"; never half a file.
+ * Returns 0, or EXIT_DATA after saying why. */
+int write_output(const char *path, const struct strbuf *sb);
 
 /* Parse a number as the kernel writes it: 0x..., decimal, or 'c'. */
 bool parse_cli_uint(const char *s, uint64_t *out);

@@ -1,18 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
 
-int load_checked(struct registry *reg, const char *dir, bool werror, bool show_accepted)
+int report_diags(const struct registry *reg, bool werror, bool show_accepted)
 {
-	registry_load(reg, dir);
-	registry_check(reg);
 	diags_print(stderr, &reg->diags, werror, show_accepted);
 	if (reg->diags.errors || reg->diags.warnings)
 		fprintf(stderr, "%s: %u error%s, %u warning%s\n", reg->spec_dir, reg->diags.errors,
 			reg->diags.errors == 1 ? "" : "s", reg->diags.warnings,
 			reg->diags.warnings == 1 ? "" : "s");
 	return reg->diags.errors || (werror && reg->diags.warnings) ? EXIT_DATA : 0;
+}
+
+int load_checked(struct registry *reg, const char *dir, bool werror, bool show_accepted)
+{
+	registry_load(reg, dir);
+	registry_check(reg);
+	return report_diags(reg, werror, show_accepted);
+}
+
+int spec_operand(const char *cmd, int argc, char **argv, const char **spec)
+{
+	if (argc - optind > 1)
+		return usage_error(cmd, "one spec directory at most");
+	if (optind < argc) {
+		if (*spec)
+			return usage_error(cmd, "give the spec directory once: --spec DIR or SPEC_DIR");
+		*spec = argv[optind];
+	}
+	if (!*spec)
+		*spec = DEFAULT_SPEC_DIR;
+	return 0;
 }
 
 int load_quiet(struct registry *reg, const char *dir)
@@ -34,4 +55,16 @@ bool parse_cli_uint(const char *s, uint64_t *out)
 		return true;
 	}
 	return parse_uint(s, out);
+}
+
+int write_output(const char *path, const struct strbuf *sb)
+{
+	if (!strcmp(path, "-")) {
+		if (fwrite(sb->buf, 1, sb->len, stdout) == sb->len && fflush(stdout) == 0)
+			return 0;
+	} else if (write_file_atomic(path, sb->buf, sb->len) == 0) {
+		return 0;
+	}
+	fprintf(stderr, "%s: error: cannot write: %s\n", path, strerror(errno));
+	return EXIT_DATA;
 }

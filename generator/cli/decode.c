@@ -70,7 +70,7 @@ int cmd_decode(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "abi", required_argument, NULL, 'a' },
-		{ "spec", required_argument, NULL, 's' },
+		COMMON_OPTIONS,
 		{ 0 } };
 	const char *abi_name = NULL, *spec = DEFAULT_SPEC_DIR;
 	const struct abi *abi = NULL;
@@ -81,8 +81,10 @@ int cmd_decode(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'a')
 			abi_name = optarg;
-		else if (c == 's')
+		else if (c == OPT_SPEC)
 			spec = optarg;
+		else if (c == OPT_HELP)
+			return usage_help("decode");
 		else
 			return usage_error("decode", "unknown option");
 	}

@@ -16,7 +16,7 @@ int cmd_encode(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "abi", required_argument, NULL, 'a' },
 		{ "layout", required_argument, NULL, 'l' },
-		{ "spec", required_argument, NULL, 's' },
+		COMMON_OPTIONS,
 		{ 0 } };
 	const char *abi_name = NULL, *layout_name = NULL, *spec = DEFAULT_SPEC_DIR;
 	const struct layout *l = NULL;
@@ -30,8 +30,10 @@ int cmd_encode(int argc, char **argv)
 			abi_name = optarg;
 		else if (c == 'l')
 			layout_name = optarg;
-		else if (c == 's')
+		else if (c == OPT_SPEC)
 			spec = optarg;
+		else if (c == OPT_HELP)
+			return usage_help("encode");
 		else
 			return usage_error("encode", "unknown option");
 	}

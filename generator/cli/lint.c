@@ -10,8 +10,9 @@ int cmd_lint(int argc, char **argv)
 		{ "tree", required_argument, NULL, 't' },
 		{ "class", required_argument, NULL, 'c' },
 		{ "summary", no_argument, NULL, 's' },
+		COMMON_OPTIONS,
 		{ 0 } };
-	const char *tree = NULL, *only = NULL;
+	const char *tree = NULL, *only = NULL, *spec = NULL;
 	bool summary = false;
 	struct registry reg;
 	int c, rc;
@@ -23,11 +24,15 @@ int cmd_lint(int argc, char **argv)
 			only = optarg;
 		else if (c == 's')
 			summary = true;
+		else if (c == OPT_SPEC)
+			spec = optarg;
+		else if (c == OPT_HELP)
+			return usage_help("lint");
 		else
 			return usage_error("lint", "unknown option");
 	}
-	if (argc - optind > 1)
-		return usage_error("lint", "one spec directory at most");
+	if (spec_operand("lint", argc, argv, &spec))
+		return EXIT_USAGE;
 	if (only) {
 		int k;
 
@@ -37,7 +42,7 @@ int cmd_lint(int argc, char **argv)
 		if (k == LINT_CLASSES)
 			return usage_error("lint", "unknown class '%s'", only);
 	}
-	rc = load_quiet(&reg, optind < argc ? argv[optind] : DEFAULT_SPEC_DIR);
+	rc = load_quiet(&reg, spec);
 	if (!rc) {
 		registry_lint(&reg, tree);
 		for (int k = 0; k < LINT_CLASSES; k++) {

@@ -11,10 +11,12 @@ static const struct cmd {
 	int (*fn)(int argc, char **argv);
 	const char *usage;
 } commands[] = {
-	{ "check", cmd_check, "check [--werror] [--show-accepted] [SPEC_DIR]" },
+	{ "check", cmd_check,
+	  "check [--werror] [--show-accepted] [--summary [--full FILE]...] [SPEC_DIR]" },
 	{ "model", cmd_model, "model [--werror] [--tree KERNEL_TREE] [SPEC_DIR] -o FILE" },
+	{ "dump", cmd_dump, "dump [SPEC_DIR] [-o FILE|-]" },
 	{ "decode", cmd_decode, "decode [--spec SPEC_DIR] [--abi ABI] NUMBER" },
-	{ "encode", cmd_encode, "encode [--spec SPEC_DIR] --abi ABI DIR TYPE NR SIZE" },
+	{ "encode", cmd_encode, "encode [--spec SPEC_DIR] {--abi ABI | --layout LAYOUT} DIR TYPE NR SIZE" },
 	{ "lint", cmd_lint, "lint [--tree KERNEL_TREE] [--class CLASS] [--summary] [SPEC_DIR]" },
 };
 
@@ -23,8 +25,25 @@ static void usage(FILE *f)
 	fputs("usage: ioctlgen <command> [options]\n\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
 		fprintf(f, "  ioctlgen %s\n", commands[i].usage);
-	fputs("\nSPEC_DIR defaults to '" DEFAULT_SPEC_DIR "'.  Exit status: 0 ok, 1 the registry or the\n"
+	fputs("\nEvery command takes --help, and --spec SPEC_DIR (or SPEC_DIR last, where shown);\n"
+	      "SPEC_DIR defaults to '" DEFAULT_SPEC_DIR "'.  Exit status: 0 ok, 1 the registry or the\n"
 	      "input is wrong (path:line:col: error: ...), 2 the command line is wrong.\n", f);
+}
+
+const char *cli_program = "ioctlgen";
+
+static const struct cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int usage_help(const char *cmd)
+{
+	printf("usage: ioctlgen %s\n", find_command(cmd)->usage);
+	return 0;
 }
 
 int usage_error(const char *cmd, const char *fmt, ...)
@@ -36,14 +55,14 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
-		if (!strcmp(commands[i].name, cmd))
-			fprintf(stderr, "usage: ioctlgen %s\n", commands[i].usage);
+	fprintf(stderr, "usage: ioctlgen %s\n", find_command(cmd)->usage);
 	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
+	const struct cmd *cmd;
+
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -52,9 +71,9 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
-		if (!strcmp(commands[i].name, argv[1]))
-			return commands[i].fn(argc - 1, argv + 1);
+	cli_program = argv[0];
+	if ((cmd = find_command(argv[1])))
+		return cmd->fn(argc - 1, argv + 1);
 	fprintf(stderr, "ioctlgen: error: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

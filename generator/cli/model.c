@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <getopt.h>
-#include <string.h>
 
 #include "cli.h"
 
@@ -11,8 +9,9 @@ int cmd_model(int argc, char **argv)
 		{ "werror", no_argument, NULL, 'W' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "tree", required_argument, NULL, 't' },
+		COMMON_OPTIONS,
 		{ 0 } };
-	const char *out = NULL, *tree = NULL;
+	const char *out = NULL, *tree = NULL, *spec = NULL;
 	struct strbuf sb = { 0 };
 	bool werror = false;
 	struct registry reg;
@@ -25,22 +24,23 @@ int cmd_model(int argc, char **argv)
 			out = optarg;
 		else if (c == 't')
 			tree = optarg;
+		else if (c == OPT_SPEC)
+			spec = optarg;
+		else if (c == OPT_HELP)
+			return usage_help("model");
 		else
 			return usage_error("model", "unknown option");
 	}
 	if (!out)
 		return usage_error("model", "no output file: give -o FILE");
-	if (argc - optind > 1)
-		return usage_error("model", "one spec directory at most");
-	rc = load_checked(&reg, optind < argc ? argv[optind] : DEFAULT_SPEC_DIR, werror, false);
+	if (spec_operand("model", argc, argv, &spec))
+		return EXIT_USAGE;
+	rc = load_checked(&reg, spec, werror, false);
 	if (rc == 0) {
 		/* Only a registry that checks clean is written, and never half a file. */
 		registry_lint(&reg, tree);
 		model_write(&reg, &sb);
-		if (write_file_atomic(out, sb.buf, sb.len)) {
-			fprintf(stderr, "%s: error: cannot write: %s\n", out, strerror(errno));
-			rc = EXIT_DATA;
-		}
+		rc = write_output(out, &sb);
 		sb_release(&sb);
 	}
 	registry_release(&reg);

@@ -114,7 +114,7 @@ def main():
             model = json.load(f)
     except (OSError, ValueError) as e:
         die("%s: %s" % (model_path, e))
-    if model.get("model-version") != 1:
+    if model.get("model-version") != 2:
         die("%s: unsupported model-version %r" % (model_path, model.get("model-version")))
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE, "templates")),

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared numbers: on each ABI, the numbers several commands carry (from the
+ * ABI's number table), then one warning per set of commands that share a
+ * number, listing every ABI where they do.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static void add_collision(struct registry *reg, size_t *cap, const struct abi *abi, uint32_t number,
+			  const struct number_entry *group, size_t n, uint32_t size)
+{
+	struct collision *col;
+	size_t k = 0;
+
+	arena_grow(&reg->arena, &reg->collisions, cap, reg->n_collisions + 1,
+		   sizeof(*reg->collisions));
+	col = &reg->collisions[reg->n_collisions++];
+	col->abi = abi;
+	col->number = number;
+	col->cmds = arena_alloc(&reg->arena, n * sizeof(*col->cmds));
+	for (size_t i = 0; i < n; i++) {
+		bool dup = false;
+
+		if (!(group[i].variable || group[i].size == size))
+			continue;
+		/* the same name from two headers is one name here */
+		for (size_t x = 0; x < k; x++)
+			dup |= !strcmp(col->cmds[x]->name, group[i].cmd->name);
+		if (!dup)
+			col->cmds[k++] = group[i].cmd;
+	}
+	col->n_cmds = k;
+}
+
+/* A family over many nr shares a number with itself only across params: skip that. */
+static size_t distinct_cmds(const struct number_entry *g, size_t n, uint32_t size)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+
+		if (!(g[i].variable || g[i].size == size))
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(g[j].cmd->name, g[i].cmd->name) && (g[j].variable || g[j].size == size))
+				seen = true;
+		k += !seen;
+	}
+	return k;
+}
+
+static void find_collisions(struct registry *reg)
+{
+	size_t cap = 0;
+
+	for (size_t k = 0; k < reg->n_abis; k++) {
+		const struct abi *abi = &reg->abis[k];
+		struct number_table t;
+		const struct number_entry *s;
+
+		number_table_build(&t, reg, k);
+		s = t.v;
+		for (size_t i = 0; i < t.n;) {
+			size_t j = i;
+
+			while (j < t.n && s[j].key == s[i].key)
+				j++;
+			/* one collision per distinct fixed size, variable-size families join each */
+			bool any_fixed = false;
+			uint32_t last_size = 0;
+
+			for (size_t x = i; x < j; x++) {
+				if (s[x].variable || (any_fixed && s[x].size == last_size))
+					continue;
+				any_fixed = true;
+				last_size = s[x].size;
+				if (distinct_cmds(s + i, j - i, s[x].size) > 1)
+					add_collision(reg, &cap, abi, s[x].key | s[x].size << t.size_shift,
+						      s + i, j - i, s[x].size);
+			}
+			if (!any_fixed && distinct_cmds(s + i, j - i, UINT32_MAX) > 1)
+				add_collision(reg, &cap, abi, s[i].key, s + i, j - i, UINT32_MAX);
+			i = j;
+		}
+		number_table_release(&t);
+	}
+}
+
+struct shared {
+	char *names;	/* "A, B": the commands of one collision */
+	size_t i;	/* its index in reg->collisions */
+};
+
+static int shared_cmp(const void *pa, const void *pb)
+{
+	const struct shared *a = pa, *b = pb;
+	int c = strcmp(a->names, b->names);
+
+	if (c)
+		return c;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int shared_first_cmp(const void *pa, const void *pb)
+{
+	const struct shared *a = *(const struct shared *const *)pa;
+	const struct shared *b = *(const struct shared *const *)pb;
+
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/*
+ * One warning per set of commands that share a number, listing every ABI
+ * where they do, in the order the sets first appear.  Sorting the sets by
+ * their names keeps this n log n: comparing every pair made check
+ * quadratic in the number of collisions (seen by make bench).
+ */
+static void warn_collisions(struct registry *reg)
+{
+	size_t n = reg->n_collisions, n_first = 0;
+	struct shared *v = xrealloc(NULL, (n + 1) * sizeof(*v));
+	struct shared **first = xrealloc(NULL, (n + 1) * sizeof(*first));
+
+	for (size_t i = 0; i < n; i++) {
+		const struct collision *col = &reg->collisions[i];
+		struct strbuf names = { 0 };
+
+		for (size_t k = 0; k < col->n_cmds; k++)
+			sb_printf(&names, "%s%s", k ? ", " : "", col->cmds[k]->name);
+		v[i] = (struct shared){ names.buf, i };
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), shared_cmp);
+	for (size_t g = 0; g < n; g++)
+		if (g == 0 || strcmp(v[g].names, v[g - 1].names))
+			first[n_first++] = &v[g];
+	if (n_first)
+		qsort(first, n_first, sizeof(*first), shared_first_cmp);
+	for (size_t f = 0; f < n_first; f++) {
+		const struct shared *head = first[f];
+		const struct collision *col = &reg->collisions[head->i];
+		const struct command *last = col->cmds[0];
+		struct strbuf abis = { 0 };
+		bool accepted = false;
+
+		for (size_t k = 0; k < col->n_cmds; k++) {
+			accepted |= (col->cmds[k]->accept & ACCEPT_SHARED_NUMBER) != 0;
+			if (command_spec_order(col->cmds[k], last) > 0)
+				last = col->cmds[k];
+		}
+		for (const struct shared *o = head; o < v + n && !strcmp(o->names, head->names); o++)
+			sb_printf(&abis, "%s%s 0x%08x", abis.len ? ", " : "",
+				  reg->collisions[o->i].abi->name, reg->collisions[o->i].number);
+		CMD_WARN(reg, last, last->mark, "shared-number", accepted, "%s share a number: %s", head->names,
+		     abis.buf);
+		sb_release(&abis);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(v[i].names);
+	free(first);
+	free(v);
+}
+
+void collisions_find(struct registry *reg)
+{
+	find_collisions(reg);
+	warn_collisions(reg);
+}

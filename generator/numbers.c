@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The numbers: how the header spells each command, which type's size its
+ * number encodes, and the number on every ABI whose layout and sizes are
+ * known.  A legacy entry's spelling is checked here, ABI by ABI.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static int size_key_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct size_entry *)elem)->type);
+}
+
+bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
+{
+	const struct size_entry *e;
+
+	if (!abi->n_sizes)
+		return false;
+	e = bsearch(type, abi->sizes, abi->n_sizes, sizeof(*abi->sizes), size_key_cmp);
+	if (e)
+		*size = e->size;
+	return e != NULL;
+}
+
+/* An absent: entry, NAME or HEADER:NAME (header NULL for the first). */
+struct absent_key {
+	const char *header, *name;
+};
+
+/* strcmp() of the key, written as absent: writes it, against entry s. */
+static int absent_cmp(const void *pk, const void *elem)
+{
+	const struct absent_key *k = pk;
+	const char *parts[3] = { k->header ? k->header : "", k->header ? ":" : "", k->name };
+	const unsigned char *s = *(const unsigned char *const *)elem;
+
+	for (int p = 0; p < 3; p++)
+		for (const unsigned char *c = (const unsigned char *)parts[p]; *c; c++, s++)
+			if (*c != *s)
+				return *c - *s;
+	return -*s;
+}
+
+static bool absent(const struct abi *abi, const char *header, const char *name)
+{
+	struct absent_key k = { header, name };
+
+	return bsearch(&k, abi->absent, abi->n_absent, sizeof(*abi->absent), absent_cmp) != NULL;
+}
+
+/* absent: lists NAME, or header:NAME when only one header's NAME is missing
+ * (asm-generic/ioctls.h:TCGETS2 on sparc, whose own asm/ioctls.h has one). */
+bool abi_has(const struct abi *abi, const struct command *c)
+{
+	if (c->header->arch && (!abi->arch || strcmp(c->header->arch, abi->arch)))
+		return false;
+	return !absent(abi, NULL, c->name) && !absent(abi, c->header->path, c->name);
+}
+
+/* ------------------------------------------------------------ spelling */
+
+static const char *const ioc_dir_macro[4] = {
+	"_IOC_NONE", "_IOC_READ", "_IOC_WRITE", "_IOC_READ|_IOC_WRITE"
+};
+static const char *const io_macro[4] = { "_IO", "_IOR", "_IOW", "_IOWR" };
+static const char *const bad_macro[4] = { "_IO", "_IOR_BAD", "_IOW_BAD", "_IOWR_BAD" };
+
+/* How the generated header spells the command: macro and C arguments. */
+static void spell(struct registry *reg, struct command *c)
+{
+	struct arena *a = &reg->arena;
+	const char *nr = c->nr_param ? arena_printf(a, "%s + (%s)", c->nr_text, c->nr_param) : c->nr_text;
+
+	c->n_args = 0;
+	if (c->ioc) {
+		c->macro = "_IOC";
+		c->args[c->n_args++] = ioc_dir_macro[c->dir];
+	} else if (c->legacy && !strcmp(c->legacy->spell_as, "bad")) {
+		c->macro = bad_macro[c->dir];
+	} else {
+		c->macro = io_macro[c->dir];
+	}
+	c->args[c->n_args++] = c->magic_text;
+	c->args[c->n_args++] = nr;
+	if (c->ioc)
+		c->args[c->n_args++] = c->size_param ? c->size_param :
+				       arena_printf(a, "sizeof(%s)", c->type);
+	else if (c->legacy)
+		c->args[c->n_args++] = strcmp(c->legacy->spell_as, "bad") ? c->legacy->spell_as :
+				       c->legacy->written;
+	else if (c->dir != DIR_NONE)
+		c->args[c->n_args++] = c->type;
+}
+
+/* ------------------------------------------------------------ sizes and numbers */
+
+/* The type whose sizeof() the header's macro encodes, or NULL for none. */
+const char *command_sized_type(const struct command *c)
+{
+	if (c->size_param || (c->dir == DIR_NONE && !c->ioc))
+		return NULL;
+	if (c->legacy)
+		return strcmp(c->legacy->spell_as, "bad") ? c->legacy->spell_as :
+		       legacy_written_type(c->legacy->written);
+	return c->type;
+}
+
+/* The C type of a legacy macro argument: sizeof(...) is size_t, a literal int. */
+const char *legacy_written_type(const char *written)
+{
+	if (is_sizeof(written))
+		return "size_t";
+	if (is_number(written))
+		return "int";
+	return NULL;
+}
+
+const char *const measure_base[MEASURE_BASE_TYPES] = { "int", "size_t" };
+
+static size_t add_type(const char **types, size_t n, const char *t)
+{
+	if (!t || !strcmp(t, "void"))
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(types[i], t))
+			return n;
+	types[n] = t;
+	return n + 1;
+}
+
+size_t command_measure(const struct command *c, const char *types[MEASURE_MAX])
+{
+	size_t n = add_type(types, 0, c->type);
+
+	if (c->legacy) {
+		if (strcmp(c->legacy->spell_as, "bad"))
+			n = add_type(types, n, c->legacy->spell_as);
+		if (!c->reserved)
+			n = add_type(types, n, c->legacy->passes);
+	}
+	return n;
+}
+
+static void check_legacy(struct registry *reg, struct command *c, const struct abi *abi)
+{
+	const char *wt = legacy_written_type(c->legacy->written);
+	uint32_t ws, ss;
+
+	if (!strcmp(c->legacy->spell_as, "bad") || !abi_sizeof(abi, wt, &ws) ||
+	    !abi_sizeof(abi, c->legacy->spell_as, &ss) || ws == ss)
+		return;
+	if (c->legacy->abi_break)
+		CMD_WARN(reg, c, c->legacy->spell_mark, "abi-break", true,
+		     "%s: '%s' encodes %u bytes on %s where '%s' encoded %u: the number changed (%s)",
+		     c->name, c->legacy->spell_as, ss, abi->name, c->legacy->written, ws,
+		     c->legacy->abi_break);
+	else
+		CMD_ERR(reg, c, c->legacy->spell_mark, "legacy-spelling",
+		    "%s: spelling it '%s' encodes %u bytes on %s, but '%s' encoded %u: the number would change; spell it 'bad' or a type of %u bytes",
+		    c->name, c->legacy->spell_as, ss, abi->name, c->legacy->written, ws, ws);
+}
+
+void commands_number(struct registry *reg)
+{
+	uint32_t max_size = UINT32_MAX;
+	const struct layout *ls = registry_smallest(reg, layout_max_size);
+
+	if (ls)
+		max_size = layout_max_size(ls);
+	for (size_t h = 0; h < reg->n_headers; h++) {
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+			struct command *c = &reg->headers[h].commands[i];
+			const char *t = command_sized_type(c);
+			bool overflow_reported = false;
+
+			c->numbers = arena_alloc(&reg->arena, (reg->n_abis + 1) * sizeof(*c->numbers));
+			for (size_t k = 0; k < reg->n_abis; k++) {
+				const struct abi *abi = &reg->abis[k];
+				struct abi_number *num = &c->numbers[k];
+				uint32_t size = 0;
+
+				if (!abi->layout || !abi->sizes_file || !abi_has(abi, c))
+					continue;
+				if (c->legacy)
+					check_legacy(reg, c, abi);
+				if (t && !abi_sizeof(abi, t, &size)) {
+					CMD_ERR(reg, c, c->legacy ? c->legacy->spell_mark : c->type_mark,
+						"missing-size",
+					    "%s: no measured size of '%s' on %s: run 'make sizes'", c->name, t,
+					    abi->name);
+					continue;
+				}
+				if (size > max_size) {
+					bool accepted = c->accept & ACCEPT_SIZE_OVERFLOW;
+
+					if (!overflow_reported)
+						diag_add_about(&reg->diags, command_about(c),
+							 c->legacy ? c->legacy->spell_mark : c->type_mark,
+							 accepted ? SEV_WARNING : SEV_ERROR, "size-overflow", accepted,
+							 "%s: '%s' is %u bytes on %s, more than the %u-bit size field of layout '%s' holds",
+							 c->name, t, size, abi->name, ls->size_bits, ls->name);
+					overflow_reported = true;
+					/* Accepted: the number is what the macros make of it,
+					 * size bits spilling into the dir field included. */
+					if (!accepted)
+						continue;
+				}
+				num->present = true;
+				num->variable_size = c->size_param != NULL;
+				num->size = size;
+				num->number = layout_encode(abi->layout, c->dir, c->magic, c->nr, size);
+			}
+		}
+	}
+}
+
+void commands_spell(struct registry *reg)
+{
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
+			spell(reg, &reg->headers[h].commands[i]);
+}

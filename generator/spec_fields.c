@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Typed access to the values of a spec mapping: each problem is reported
+ * where it stands, as path:line:col. */
+#include <string.h>
+
+#include "spec_load.h"
+
+/* ------------------------------------------------------------ typed access */
+
+bool want_kind(struct loader *L, const struct ynode *n, const char *key, enum ykind k)
+{
+	static const char *const names[] = { "a scalar", "a list", "a mapping" };
+
+	if (n->kind == k)
+		return true;
+	ERR(L, n->mark, "type", "'%s' must be %s, not %s", key, names[k], names[n->kind]);
+	return false;
+}
+
+const char *get_str(struct loader *L, const struct ynode *map, const char *key,
+			   struct mark *where)
+{
+	const struct ynode *n = ymap_get(map, key);
+	enum scalar_kind sk;
+
+	if (!n || !want_kind(L, n, key, Y_SCALAR))
+		return NULL;
+	sk = scalar_kind(n);
+	if (sk != SK_STR) {
+		ERR(L, n->mark, "type", "'%s' must be a string, not %s ('%s'); quote it", key,
+		    kind_names[sk], n->str);
+		return NULL;
+	}
+	if (where)
+		*where = n->mark;
+	return n->str;
+}
+
+/* An unsigned integer no larger than max.  Underscores, signs, octal and
+ * sexagesimal forms that YAML 1.1 allows are refused: say it plainly. */
+bool node_uint(struct loader *L, const struct ynode *n, const char *key, uint64_t max,
+		      uint64_t *out)
+{
+	enum scalar_kind sk;
+	uint64_t v;
+
+	if (!want_kind(L, n, key, Y_SCALAR))
+		return false;
+	sk = scalar_kind(n);
+	if (sk != SK_INT) {
+		ERR(L, n->mark, "type", "'%s' must be an integer, not %s ('%s')", key,
+		    kind_names[sk], n->str);
+		return false;
+	}
+	if (strchr(n->str, '_') || strchr(n->str, ':') || n->str[0] == '-' || n->str[0] == '+' ||
+	    (n->str[0] == '0' && n->str[1] == 'b')) {
+		ERR(L, n->mark, "type", "'%s': write '%s' as a plain decimal or 0x hex number", key,
+		    n->str);
+		return false;
+	}
+	if (n->str[0] == '0' && n->str[1] >= '0' && n->str[1] <= '9') {
+		ERR(L, n->mark, "type", "'%s': '%s' has a leading zero, which YAML reads as octal; write it in decimal or 0x hex",
+		    key, n->str);
+		return false;
+	}
+	if (!parse_uint(n->str, &v) || v > max) {
+		ERR(L, n->mark, "range", "'%s': %s is out of range (at most %llu)", key, n->str,
+		    (unsigned long long)max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool get_uint(struct loader *L, const struct ynode *map, const char *key, uint64_t max,
+		     unsigned int *out)
+{
+	const struct ynode *n = ymap_get(map, key);
+	uint64_t v;
+
+	if (!n || !node_uint(L, n, key, max, &v))
+		return false;
+	*out = (unsigned int)v;
+	return true;
+}
+
+bool get_bool(struct loader *L, const struct ynode *map, const char *key, bool *out)
+{
+	const struct ynode *n = ymap_get(map, key);
+
+	if (!n || !want_kind(L, n, key, Y_SCALAR))
+		return false;
+	if (n->plain && (!strcmp(n->str, "true") || !strcmp(n->str, "false"))) {
+		*out = n->str[0] == 't';
+		return true;
+	}
+	ERR(L, n->mark, "type", "'%s' must be true or false, not '%s'", key, n->str);
+	return false;
+}
+
+/* A list of strings; an absent key is an empty list. */
+const char **get_strlist(struct loader *L, const struct ynode *map, const char *key,
+				size_t *count, const struct ynode **node)
+{
+	const struct ynode *n = ymap_get(map, key);
+	const char **v;
+	size_t k = 0;
+
+	*count = 0;
+	if (node)
+		*node = n;
+	if (!n)
+		return NULL;
+	if (!want_kind(L, n, key, Y_SEQ))
+		return NULL;
+	v = arena_alloc(L->a, (n->n + 1) * sizeof(*v));
+	for (size_t i = 0; i < n->n; i++) {
+		const struct ynode *it = n->kids[i];
+
+		if (it->kind != Y_SCALAR || scalar_kind(it) != SK_STR) {
+			ERR(L, it->mark, "type", "items of '%s' must be strings", key);
+			continue;
+		}
+		v[k++] = it->str;
+	}
+	*count = k;
+	return v;
+}
+
+/* Unknown and missing keys of one mapping.  False when it is no mapping. */
+bool check_keys(struct loader *L, const struct ynode *map, const char *what,
+		       const struct keyspec *ks)
+{
+	if (map->kind != Y_MAP) {
+		ERR(L, map->mark, "type", "%s must be a mapping", what);
+		return false;
+	}
+	for (size_t i = 0; i < ymap_len(map); i++) {
+		const struct ynode *k = ymap_key(map, i);
+		const struct keyspec *s;
+		struct strbuf known = { 0 };
+
+		for (s = ks; s->key; s++)
+			if (!strcmp(s->key, k->str))
+				break;
+		if (s->key)
+			continue;
+		for (s = ks; s->key; s++)
+			sb_printf(&known, "%s%s", s == ks ? "" : ", ", s->key);
+		ERR(L, k->mark, "unknown-key", "unknown key '%s' in %s (known: %s)", k->str, what,
+		    known.buf);
+		sb_release(&known);
+	}
+	for (const struct keyspec *s = ks; s->key; s++)
+		if (s->required && !ymap_get(map, s->key))
+			ERR(L, map->mark, "missing-key", "%s has no '%s'", what, s->key);
+	return true;
+}
+
+const char *const accept_rule_names[ACCEPT_RULES] = {
+	"outside-range", "unregistered-magic", "shared-number", "overlap", "size-overflow"
+};
+
+unsigned int get_accept(struct loader *L, const struct ynode *map, unsigned int allowed)
+{
+	const struct ynode *n;
+	size_t count;
+	const char **v = get_strlist(L, map, "accept", &count, &n);
+	unsigned int mask = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		unsigned int r;
+
+		for (r = 0; r < ACCEPT_RULES; r++)
+			if (!strcmp(v[i], accept_rule_names[r]))
+				break;
+		if (r == ACCEPT_RULES || !(1u << r & allowed))
+			ERR(L, n->kids[i]->mark, "unknown-key", "'%s' is not a warning this entry can accept",
+			    v[i]);
+		else
+			mask |= 1u << r;
+	}
+	return mask;
+}
+
+/* The list under key in a file's top mapping; NULL (reported) if absent or not a list. */
+const struct ynode *get_list(struct loader *L, const struct ynode *root, const char *key)
+{
+	const struct ynode *n = ymap_get(root, key);
+
+	if (n && !want_kind(L, n, key, Y_SEQ))
+		return NULL;
+	return n;
+}
+
+
+bool get_magic(struct loader *L, const struct ynode *map, const char *key,
+		      unsigned int *code, const char **text, struct mark *where)
+{
+	const struct ynode *n = ymap_get(map, key);
+	uint64_t v;
+
+	if (!n || !want_kind(L, n, key, Y_SCALAR))
+		return false;
+	*where = n->mark;
+	if (scalar_kind(n) == SK_INT) {
+		if (!node_uint(L, n, key, UINT32_MAX, &v))
+			return false;
+		*code = (unsigned int)v;
+		*text = n->str;
+		return true;
+	}
+	if (scalar_kind(n) == SK_STR && parse_char_literal(n->str, code)) {
+		*text = n->str;
+		return true;
+	}
+	ERR(L, n->mark, "type", "'%s' must be a number (0x12) or a character in C quotes (\"'E'\"), not '%s'",
+	    key, n->str);
+	return false;
+}

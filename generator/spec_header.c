@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Header specs (headers/<path>.yaml): the commands of one UAPI header. */
+#include <string.h>
+
+#include "spec_load.h"
+
+static void load_legacy(struct loader *L, struct command *c, const struct ynode *m)
+{
+	static const struct keyspec ks[] = {
+		{ "written", true }, { "passes", true }, { "spell-as", true }, { "doc", true },
+		{ "abi-break", false }, { 0 } };
+	struct legacy *lg;
+
+	if (!check_keys(L, m, "a legacy entry", ks))
+		return;
+	lg = arena_alloc(L->a, sizeof(*lg));
+	lg->mark = m->mark;
+	lg->written = get_str(L, m, "written", &lg->written_mark);
+	lg->passes = get_str(L, m, "passes", NULL);
+	lg->spell_as = get_str(L, m, "spell-as", &lg->spell_mark);
+	lg->doc = get_str(L, m, "doc", NULL);
+	if (ymap_get(m, "abi-break"))
+		lg->abi_break = get_str(L, m, "abi-break", NULL);
+	if (!lg->written || !lg->passes || !lg->spell_as || !lg->doc)
+		return;
+	if (!legacy_written_type(lg->written)) {
+		ERR(L, lg->written_mark, "legacy-spelling",
+		    "'written' must be what the header once passed: a sizeof(...) expression or a number, not '%s'",
+		    lg->written);
+		return;
+	}
+	if (strcmp(lg->spell_as, "bad") && (is_sizeof(lg->spell_as) || is_number(lg->spell_as))) {
+		ERR(L, lg->spell_mark, "sizeof-argument",
+		    "'spell-as' must be 'bad' or a C type, not '%s'", lg->spell_as);
+		return;
+	}
+	c->legacy = lg;
+}
+
+static void load_command(struct loader *L, struct header *h, const struct ynode *m)
+{
+	static const struct keyspec ks[] = {
+		{ "name", true }, { "dir", true }, { "magic", true }, { "nr", true }, { "doc", true },
+		{ "type", false }, { "params", false }, { "nr-param", false }, { "nr-count", false },
+		{ "size-param", false }, { "macro", false }, { "legacy", false }, { "reserved", false },
+		{ "accept", false }, { 0 } };
+	struct command *c = &h->commands[h->n_commands];
+	const char *dir, *macro;
+	struct mark dir_mark, mm, pm;
+	const struct ynode *n;
+	bool ok = true;
+
+	if (!check_keys(L, m, "a command", ks))
+		return;
+	memset(c, 0, sizeof(*c));
+	c->mark = m->mark;
+	c->header = h;
+	c->nr_count = 1;
+	c->name = get_str(L, m, "name", NULL);
+	c->doc = get_str(L, m, "doc", NULL);
+	if (c->name && !is_identifier(c->name)) {
+		ERR(L, ymap_get(m, "name")->mark, "type", "name '%s' is not a C identifier", c->name);
+		ok = false;
+	}
+	dir = get_str(L, m, "dir", &dir_mark);
+	if (dir && !parse_dir(dir, &c->dir)) {
+		ERR(L, dir_mark, "type", "dir '%s' must be none, read, write or read-write", dir);
+		ok = false;
+	}
+	ok &= get_magic(L, m, "magic", &c->magic, &c->magic_text, &c->magic_mark);
+	if ((n = ymap_get(m, "nr"))) {
+		uint64_t v;
+
+		c->nr_mark = n->mark;
+		if (node_uint(L, n, "nr", UINT32_MAX, &v)) {
+			c->nr = (unsigned int)v;
+			c->nr_text = n->str;
+		} else {
+			ok = false;
+		}
+	}
+	if (ymap_get(m, "type")) {
+		c->type = get_str(L, m, "type", &c->type_mark);
+		if (c->type && (is_sizeof(c->type) || is_number(c->type))) {
+			ERR(L, c->type_mark, "sizeof-argument",
+			    "type '%s' is a size, not a type: the macros take the type itself; a number kept for ABI is a legacy entry",
+			    c->type);
+			ok = false;
+		}
+	}
+	c->params = get_strlist(L, m, "params", &c->n_params, NULL);
+	for (size_t i = 0; i < c->n_params; i++)
+		if (!is_identifier(c->params[i]))
+			ERR(L, ymap_get(m, "params")->mark, "type", "parameter '%s' is not a C identifier",
+			    c->params[i]);
+	if (ymap_get(m, "nr-param"))
+		c->nr_param = get_str(L, m, "nr-param", &pm);
+	if (ymap_get(m, "nr-count")) {
+		if (!c->nr_param)
+			ERR(L, ymap_get(m, "nr-count")->mark, "missing-key", "'nr-count' needs 'nr-param'");
+		ok &= get_uint(L, m, "nr-count", 256, &c->nr_count);
+		if (c->nr_count == 0) {
+			ERR(L, ymap_get(m, "nr-count")->mark, "range", "'nr-count' must be at least 1");
+			ok = false;
+		}
+	} else if (c->nr_param) {
+		ERR(L, m->mark, "missing-key", "command '%s' has 'nr-param' but no 'nr-count'",
+		    c->name ? c->name : "?");
+		ok = false;
+	}
+	if (ymap_get(m, "size-param"))
+		c->size_param = get_str(L, m, "size-param", &pm);
+	for (size_t i = 0; i < c->n_params; i++) {
+		const char *p = c->params[i];
+
+		if (!(c->nr_param && !strcmp(p, c->nr_param)) &&
+		    !(c->size_param && !strcmp(p, c->size_param)))
+			ERR(L, ymap_get(m, "params")->mark, "reference",
+			    "parameter '%s' is neither nr-param nor size-param", p);
+	}
+	for (int which = 0; which < 2; which++) {
+		const char *p = which ? c->size_param : c->nr_param;
+		size_t i;
+
+		if (!p)
+			continue;
+		for (i = 0; i < c->n_params; i++)
+			if (!strcmp(p, c->params[i]))
+				break;
+		if (i == c->n_params) {
+			ERR(L, ymap_get(m, which ? "size-param" : "nr-param")->mark, "reference",
+			    "'%s' is not one of the command's params", p);
+			ok = false;
+		}
+	}
+	if (ymap_get(m, "macro")) {
+		macro = get_str(L, m, "macro", &mm);
+		if (macro && strcmp(macro, "ioc")) {
+			ERR(L, mm, "type", "macro '%s' is unknown (the only one is ioc, for _IOC(dir, type, nr, size))",
+			    macro);
+			ok = false;
+		}
+		c->ioc = macro && !strcmp(macro, "ioc");
+	}
+	if (c->size_param)
+		c->ioc = true;
+	if (ymap_get(m, "reserved"))
+		get_bool(L, m, "reserved", &c->reserved);
+	if ((n = ymap_get(m, "legacy")))
+		load_legacy(L, c, n);
+	c->accept = get_accept(L, m, ACCEPT_OUTSIDE_RANGE | ACCEPT_UNREGISTERED_MAGIC |
+				  ACCEPT_SHARED_NUMBER | ACCEPT_SIZE_OVERFLOW);
+
+	/* What the argument is: exactly one of type, size-param, legacy (or nothing for _IO). */
+	if (c->legacy) {
+		if (c->type) {
+			ERR(L, c->type_mark, "legacy-spelling",
+			    "a legacy command has no 'type': its argument is spelled by legacy.spell-as");
+			ok = false;
+		}
+		if (c->dir == DIR_NONE || c->ioc) {
+			ERR(L, c->legacy->mark, "legacy-spelling",
+			    "a legacy entry needs dir read, write or read-write and no macro");
+			ok = false;
+		}
+	} else if (c->size_param) {
+		if (c->type) {
+			ERR(L, c->type_mark, "type", "a command with a size-param has no 'type'");
+			ok = false;
+		}
+	} else if (c->dir == DIR_NONE && !c->ioc) {
+		if (c->type) {
+			ERR(L, c->type_mark, "type",
+			    "dir none encodes no size, so '%s' would be lost: drop the type, or use macro: ioc to keep a size",
+			    c->type);
+			ok = false;
+		}
+	} else if (!c->type && dir && !ymap_get(m, "legacy")) {	/* a broken legacy entry said enough */
+		ERR(L, m->mark, "missing-key", "command '%s' has no 'type'", c->name ? c->name : "?");
+		ok = false;
+	}
+	if (ok && c->name && c->doc && dir && c->nr_text)
+		h->n_commands++;
+}
+
+void load_header(struct loader *L, const struct ynode *root, const char *rel,
+			const char *file)
+{
+	static const struct keyspec top[] = {
+		{ "header", true }, { "doc", true }, { "arch", false }, { "includes", false },
+		{ "header-test", false }, { "patch-prefix", false },
+		{ "commands", true }, { 0 } };
+	struct registry *reg = L->reg;
+	struct header *h;
+	const struct ynode *list;
+	struct mark hm;
+	char *expect;
+
+	L->about = (struct about){ NULL, scalar_text(ymap_get(root, "header")) };
+	if (!check_keys(L, root, "a header spec", top))
+		return;
+	arena_grow(L->a, &reg->headers, &L->cap_headers, reg->n_headers + 1,
+		   sizeof(*reg->headers));
+	h = &reg->headers[reg->n_headers];
+	memset(h, 0, sizeof(*h));
+	h->mark = root->mark;
+	h->spec = file;
+	h->path = get_str(L, root, "header", &hm);
+	h->doc = get_str(L, root, "doc", NULL);
+	h->includes = get_strlist(L, root, "includes", &h->n_includes, NULL);
+	h->header_test = true;
+	if (ymap_get(root, "header-test"))
+		get_bool(L, root, "header-test", &h->header_test);
+	if (ymap_get(root, "patch-prefix"))
+		h->patch_prefix = get_str(L, root, "patch-prefix", NULL);
+	if (!h->path || !h->doc)
+		return;
+	if (ymap_get(root, "arch") && !(h->arch = get_str(L, root, "arch", NULL)))
+		return;
+	/* headers/linux/fs.yaml describes linux/fs.h, headers/arch/powerpc/asm/ioctls.yaml
+	 * powerpc's asm/ioctls.h: keep the two in step. */
+	if (strlen(h->path) < 3 || strcmp(h->path + strlen(h->path) - 2, ".h")) {
+		ERR(L, hm, "type", "header '%s' must be a path ending in .h", h->path);
+		return;
+	}
+	expect = h->arch ? arena_printf(L->a, "headers/arch/%s/%.*s.yaml", h->arch,
+					(int)(strlen(h->path) - 2), h->path) :
+			   arena_printf(L->a, "headers/%.*s.yaml", (int)(strlen(h->path) - 2), h->path);
+	if (strcmp(expect, rel)) {
+		ERR(L, hm, "reference", "header '%s'%s%s belongs in %s/%s, not %s", h->path,
+		    h->arch ? " of arch " : "", h->arch ? h->arch : "", reg->spec_dir, expect, rel);
+		return;
+	}
+	list = get_list(L, root, "commands");
+	if (list) {
+		h->commands = arena_alloc(L->a, (list->n + 1) * sizeof(*h->commands));
+		for (size_t i = 0; i < list->n; i++) {
+			L->about.command = scalar_text(ymap_get(list->kids[i], "name"));
+			load_command(L, h, list->kids[i]);
+		}
+		L->about.command = NULL;
+	}
+	reg->n_headers++;
+}

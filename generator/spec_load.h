@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The loader's shared parts: its state, typed access to YAML values with
+ * diagnostics, and one loader per kind of spec file.  Internal to spec*.c.
+ */
+#ifndef IOCTLGEN_SPEC_LOAD_H
+#define IOCTLGEN_SPEC_LOAD_H
+
+#include "yamltree.h"
+
+struct loader {
+	struct registry *reg;
+	struct arena *a;
+	struct diags *d;
+	struct about about;	/* the header and command being loaded, for findings */
+	/* growable arrays while loading */
+	size_t cap_layouts, cap_abis, cap_rows, cap_headers;
+	struct sizes_file {
+		const char *abi_name;
+		struct size_entry *sizes;
+		size_t n;
+		const char **absent;
+		size_t n_absent;
+		const char *file;
+		struct mark mark;
+	} *sizes;
+	size_t n_sizes, cap_sizes;
+};
+
+#define ERR(L, m, rule, ...) \
+	diag_add_about((L)->d, (L)->about, (m), SEV_ERROR, rule, false, __VA_ARGS__)
+
+/* ------------------------------------------------------------ scalars (spec_scalar.c) */
+
+enum scalar_kind { SK_STR, SK_INT, SK_FLOAT, SK_BOOL, SK_NULL };
+
+extern const char *const kind_names[];
+
+bool all_of(const char *s, const char *set);
+/* How YAML 1.1 (PyYAML, and so the JSON Schema check) reads a plain scalar. */
+enum scalar_kind scalar_kind(const struct ynode *n);
+/* A C character literal as ioctl-number.rst writes codes: 'E', '\\' or '\''. */
+bool parse_char_literal(const char *s, unsigned int *out);
+/* A scalar's text as written, whatever YAML reads it as; NULL for none. */
+const char *scalar_text(const struct ynode *n);
+bool is_identifier(const char *s);
+
+/* ------------------------------------------------------------ typed access (spec_fields.c) */
+
+struct keyspec {
+	const char *key;
+	bool required;
+};
+
+bool want_kind(struct loader *L, const struct ynode *n, const char *key, enum ykind k);
+const char *get_str(struct loader *L, const struct ynode *map, const char *key, struct mark *where);
+/* An unsigned integer no larger than max. */
+bool node_uint(struct loader *L, const struct ynode *n, const char *key, uint64_t max,
+	       uint64_t *out);
+bool get_uint(struct loader *L, const struct ynode *map, const char *key, uint64_t max,
+	      unsigned int *out);
+bool get_bool(struct loader *L, const struct ynode *map, const char *key, bool *out);
+/* A list of strings; an absent key is an empty list. */
+const char **get_strlist(struct loader *L, const struct ynode *map, const char *key,
+			 size_t *count, const struct ynode **node);
+/* Unknown and missing keys of one mapping.  False when it is no mapping. */
+bool check_keys(struct loader *L, const struct ynode *map, const char *what,
+		const struct keyspec *ks);
+unsigned int get_accept(struct loader *L, const struct ynode *map, unsigned int allowed);
+/* The list under key in a file's top mapping; NULL (reported) if absent or not a list. */
+const struct ynode *get_list(struct loader *L, const struct ynode *root, const char *key);
+/* A magic code: a number or a C character literal. */
+bool get_magic(struct loader *L, const struct ynode *map, const char *key,
+	       unsigned int *code, const char **text, struct mark *where);
+
+/* ------------------------------------------------------------ one file each */
+
+/* spec_tables.c */
+void load_layouts(struct loader *L, const struct ynode *root);
+void load_abis(struct loader *L, const struct ynode *root);
+void load_magic(struct loader *L, const struct ynode *root);
+void load_sizes(struct loader *L, const struct ynode *root, const char *rel, const char *file);
+/* spec_header.c */
+void load_header(struct loader *L, const struct ynode *root, const char *rel, const char *file);
+
+#endif

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Scalars of the spec files: how YAML reads them, and the forms numbers,
+ * magic codes, directions and macro arguments take. */
+#include <string.h>
+
+#include "spec_load.h"
+
+/* ------------------------------------------------------------ scalars */
+
+const char *const kind_names[] = { "a string", "an integer", "a float", "a boolean", "null" };
+
+bool all_of(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
+}
+
+/* How YAML 1.1 (PyYAML, and so the JSON Schema check) reads a plain scalar. */
+enum scalar_kind scalar_kind(const struct ynode *n)
+{
+	const char *s = n->str;
+	static const char *const nulls[] = { "", "~", "null", "Null", "NULL" };
+	static const char *const bools[] = { "yes", "Yes", "YES", "no", "No", "NO",
+		"true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON",
+		"off", "Off", "OFF" };
+
+	if (!n->plain)
+		return SK_STR;
+	for (size_t i = 0; i < sizeof(nulls) / sizeof(*nulls); i++)
+		if (!strcmp(s, nulls[i]))
+			return SK_NULL;
+	for (size_t i = 0; i < sizeof(bools) / sizeof(*bools); i++)
+		if (!strcmp(s, bools[i]))
+			return SK_BOOL;
+	if (*s == '-' || *s == '+')
+		s++;
+	if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && all_of(s + 2, "0123456789abcdefABCDEF_")) ||
+	    (s[0] == '0' && s[1] == 'b' && all_of(s + 2, "01_")) ||
+	    (s[0] >= '0' && s[0] <= '9' && all_of(s, "0123456789_:")))
+		return SK_INT;
+	if (!strcmp(s, ".inf") || !strcmp(s, ".Inf") || !strcmp(s, ".INF") ||
+	    !strcmp(n->str, ".nan") || !strcmp(n->str, ".NaN") || !strcmp(n->str, ".NAN"))
+		return SK_FLOAT;
+	if (strchr(s, '.') && all_of(s, "0123456789_.eE+-") && strspn(s, "0123456789_.") > 0)
+		return SK_FLOAT;
+	return SK_STR;
+}
+
+bool parse_uint(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	int base = 10;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		unsigned int dgt;
+
+		if (*s >= '0' && *s <= '9')
+			dgt = (unsigned int)(*s - '0');
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			dgt = (unsigned int)(*s - 'a' + 10);
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			dgt = (unsigned int)(*s - 'A' + 10);
+		else
+			return false;
+		if (v > (UINT64_MAX - dgt) / (uint64_t)base)
+			return false;
+		v = v * (uint64_t)base + dgt;
+	}
+	*out = v;
+	return true;
+}
+
+/* A C character literal as ioctl-number.rst writes codes: 'E', '\\' or '\''. */
+bool parse_char_literal(const char *s, unsigned int *out)
+{
+	size_t n = strlen(s);
+
+	if (n == 3 && s[0] == '\'' && s[2] == '\'' && s[1] != '\\' && s[1] != '\'' &&
+	    (unsigned char)s[1] >= 0x20 && (unsigned char)s[1] < 0x7f) {
+		*out = (unsigned char)s[1];
+		return true;
+	}
+	if (n == 4 && s[0] == '\'' && s[1] == '\\' && s[3] == '\'' && (s[2] == '\\' || s[2] == '\'')) {
+		*out = (unsigned char)s[2];
+		return true;
+	}
+	return false;
+}
+
+bool parse_magic(const char *s, unsigned int *out)
+{
+	uint64_t v;
+
+	if (parse_char_literal(s, out))
+		return true;
+	if (!parse_uint(s, &v) || v > 0xff)
+		return false;
+	*out = (unsigned int)v;
+	return true;
+}
+
+bool parse_dir(const char *s, enum ioc_dir *dir)
+{
+	for (int i = 0; i < 4; i++) {
+		if (!strcmp(s, dir_names[i])) {
+			*dir = (enum ioc_dir)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A scalar's text as written, whatever YAML reads it as; NULL for none. */
+const char *scalar_text(const struct ynode *n)
+{
+	return n && n->kind == Y_SCALAR ? n->str : NULL;
+}
+
+bool is_identifier(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+		return false;
+	return all_of(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+}
+
+
+bool is_sizeof(const char *s)
+{
+	while (*s == ' ' || *s == '(')
+		s++;
+	return !strncmp(s, "sizeof", 6) && (s[6] == '(' || s[6] == ' ');
+}
+
+bool is_number(const char *s)
+{
+	uint64_t v;
+
+	while (*s == ' ' || *s == '(')
+		s++;
+	return (*s >= '0' && *s <= '9') && (parse_uint(s, &v) || all_of(s, "0123456789xXabcdefABCDEFuUlL() *+-"));
+}

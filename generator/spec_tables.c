@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The tables: layouts.yaml, abis.yaml, magic.yaml and sizes/<abi>.yaml. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec_load.h"
+
+/* ------------------------------------------------------------ layouts.yaml */
+
+void load_layouts(struct loader *L, const struct ynode *root)
+{
+	static const struct keyspec top[] = { { "doc", false }, { "layouts", true }, { 0 } };
+	static const struct keyspec ks[] = {
+		{ "name", true }, { "doc", true }, { "nr-bits", true }, { "type-bits", true },
+		{ "size-bits", true }, { "dir-bits", true }, { "none", true }, { "read", true },
+		{ "write", true }, { "arches", true }, { "headers", true },
+		{ "self-contained", false }, { "xsize-bits", false }, { 0 } };
+	struct registry *reg = L->reg;
+	const struct ynode *list;
+
+	if (!check_keys(L, root, "layouts.yaml", top))
+		return;
+	if (ymap_get(root, "doc"))
+		get_str(L, root, "doc", NULL);
+	list = get_list(L, root, "layouts");
+	for (size_t i = 0; list && i < list->n; i++) {
+		const struct ynode *m = list->kids[i];
+		struct layout *l;
+		bool ok = true;
+
+		if (!check_keys(L, m, "a layout", ks))
+			continue;
+		arena_grow(L->a, &reg->layouts, &L->cap_layouts, reg->n_layouts + 1,
+			   sizeof(*reg->layouts));
+		l = &reg->layouts[reg->n_layouts];
+		memset(l, 0, sizeof(*l));
+		l->mark = m->mark;
+		l->name = get_str(L, m, "name", NULL);
+		l->doc = get_str(L, m, "doc", NULL);
+		ok &= get_uint(L, m, "nr-bits", 31, &l->nr_bits);
+		ok &= get_uint(L, m, "type-bits", 31, &l->type_bits);
+		ok &= get_uint(L, m, "size-bits", 31, &l->size_bits);
+		ok &= get_uint(L, m, "dir-bits", 31, &l->dir_bits);
+		ok &= get_uint(L, m, "none", 7, &l->none);
+		ok &= get_uint(L, m, "read", 7, &l->read);
+		ok &= get_uint(L, m, "write", 7, &l->write);
+		if (ymap_get(m, "xsize-bits"))
+			ok &= get_uint(L, m, "xsize-bits", 31, &l->xsize_bits);
+		if (ymap_get(m, "self-contained"))
+			ok &= get_bool(L, m, "self-contained", &l->self_contained);
+		l->arches = get_strlist(L, m, "arches", &l->n_arches, NULL);
+		l->headers = get_strlist(L, m, "headers", &l->n_headers, NULL);
+		if (!ok || !l->name)
+			continue;
+		if (l->nr_bits + l->type_bits + l->size_bits + l->dir_bits != 32) {
+			ERR(L, m->mark, "range", "layout '%s': nr, type, size and dir bits add up to %u, not 32",
+			    l->name, l->nr_bits + l->type_bits + l->size_bits + l->dir_bits);
+			continue;
+		}
+		if (l->xsize_bits && l->xsize_bits != l->size_bits + 1) {
+			ERR(L, ymap_get(m, "xsize-bits")->mark, "range",
+			    "layout '%s': xsize-bits must be size-bits + 1 (the size reaches into the dir field)",
+			    l->name);
+			continue;
+		}
+		unsigned int dmax = (1u << l->dir_bits) - 1;
+
+		if (l->none > dmax || l->read > dmax || l->write > dmax || !l->read || !l->write ||
+		    l->read == l->write || (l->read & l->write) || (l->none & (l->read | l->write))) {
+			ERR(L, m->mark, "range",
+			    "layout '%s': none, read and write must be distinct bits of the %u-bit dir field",
+			    l->name, l->dir_bits);
+			continue;
+		}
+		reg->n_layouts++;
+	}
+}
+
+/* ------------------------------------------------------------ abis.yaml */
+
+void load_abis(struct loader *L, const struct ynode *root)
+{
+	static const struct keyspec top[] = { { "doc", false }, { "abis", true }, { 0 } };
+	static const struct keyspec ks[] = {
+		{ "name", true }, { "doc", true }, { "layout", true }, { "arch", true },
+		{ "cc", true }, { "cflags", true }, { 0 } };
+	struct registry *reg = L->reg;
+	const struct ynode *list;
+
+	if (!check_keys(L, root, "abis.yaml", top))
+		return;
+	if (ymap_get(root, "doc"))
+		get_str(L, root, "doc", NULL);
+	list = get_list(L, root, "abis");
+	for (size_t i = 0; list && i < list->n; i++) {
+		const struct ynode *m = list->kids[i];
+		struct abi *abi;
+
+		if (!check_keys(L, m, "an ABI", ks))
+			continue;
+		arena_grow(L->a, &reg->abis, &L->cap_abis, reg->n_abis + 1, sizeof(*reg->abis));
+		abi = &reg->abis[reg->n_abis];
+		memset(abi, 0, sizeof(*abi));
+		abi->mark = m->mark;
+		abi->name = get_str(L, m, "name", NULL);
+		abi->doc = get_str(L, m, "doc", NULL);
+		abi->layout_name = get_str(L, m, "layout", NULL);
+		abi->arch = get_str(L, m, "arch", NULL);
+		abi->cc = get_str(L, m, "cc", NULL);
+		abi->cflags = get_strlist(L, m, "cflags", &abi->n_cflags, NULL);
+		if (abi->name && abi->layout_name)
+			reg->n_abis++;
+	}
+}
+
+
+/* ------------------------------------------------------------ magic.yaml */
+
+static bool parse_hex2(const char *s, size_t n, unsigned int *out)
+{
+	unsigned int v = 0;
+
+	if (n < 1 || n > 2)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (unsigned int)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (unsigned int)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (unsigned int)(c - 'A' + 10);
+		else
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* all, 80, 00-1F: sequence numbers in hex, as ioctl-number.rst writes them. */
+static bool parse_seq(const char *s, unsigned int *first, unsigned int *last)
+{
+	const char *dash = strchr(s, '-');
+
+	if (!strcmp(s, "all")) {
+		*first = 0;
+		*last = 0xff;
+		return true;
+	}
+	if (!dash)
+		return parse_hex2(s, strlen(s), first) && (*last = *first, true);
+	return parse_hex2(s, (size_t)(dash - s), first) &&
+	       parse_hex2(dash + 1, strlen(dash + 1), last) && *first <= *last;
+}
+
+
+/* A cell of ioctl-number.rst as lines: absent (NULL) or at least one line. */
+static const char **get_cell(struct loader *L, const struct ynode *m, const char *key, size_t *n)
+{
+	const struct ynode *node;
+	const char **v = get_strlist(L, m, key, n, &node);
+
+	if (v && !*n)
+		ERR(L, node->mark, "type", "'%s' lists the cell's lines: at least one", key);
+	return v;
+}
+
+void load_magic(struct loader *L, const struct ynode *root)
+{
+	static const struct keyspec top[] = { { "doc", true }, { "magic-codes", true }, { 0 } };
+	static const struct keyspec ks[] = {
+		{ "code", true }, { "seq", true }, { "headers", true }, { "doc", true },
+		{ "contact", false }, { "accept", false }, { "include-cell", false },
+		{ "seq-cell", false }, { 0 } };
+	struct registry *reg = L->reg;
+	const struct ynode *list;
+
+	if (!check_keys(L, root, "magic.yaml", top))
+		return;
+	get_str(L, root, "doc", NULL);
+	list = get_list(L, root, "magic-codes");
+	for (size_t i = 0; list && i < list->n; i++) {
+		const struct ynode *m = list->kids[i];
+		struct magic_row *r;
+		struct mark seq_mark, code_mark;
+		bool ok = true;
+
+		if (!check_keys(L, m, "a magic-code row", ks))
+			continue;
+		arena_grow(L->a, &reg->rows, &L->cap_rows, reg->n_rows + 1, sizeof(*reg->rows));
+		r = &reg->rows[reg->n_rows];
+		memset(r, 0, sizeof(*r));
+		r->mark = m->mark;
+		ok &= get_magic(L, m, "code", &r->code, &r->code_text, &code_mark);
+		r->seq = get_str(L, m, "seq", &seq_mark);
+		r->headers = get_strlist(L, m, "headers", &r->n_headers, NULL);
+		r->doc = get_str(L, m, "doc", NULL);
+		r->contact = ymap_get(m, "contact") ? get_str(L, m, "contact", NULL) : NULL;
+		r->accept = get_accept(L, m, ACCEPT_OVERLAP);
+		r->include_cell = get_cell(L, m, "include-cell", &r->n_include_cell);
+		r->seq_cell = get_cell(L, m, "seq-cell", &r->n_seq_cell);
+		if (r->seq && !parse_seq(r->seq, &r->first, &r->last)) {
+			ERR(L, seq_mark, "type", "seq '%s' must be all, a hex number (80) or a hex range (00-1F)",
+			    r->seq);
+			ok = false;
+		}
+		if (ok && r->seq && r->doc)
+			reg->n_rows++;
+	}
+}
+
+
+/* ------------------------------------------------------------ sizes/ *.yaml */
+
+static int str_cmp(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+static int size_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const struct size_entry *)pa)->type, ((const struct size_entry *)pb)->type);
+}
+
+void load_sizes(struct loader *L, const struct ynode *root, const char *rel, const char *file)
+{
+	static const struct keyspec top[] = {
+		{ "abi", true }, { "doc", true }, { "sizes", true }, { "absent", false }, { 0 } };
+	struct sizes_file *sf;
+	const struct ynode *map;
+	struct mark am;
+	const char *abi;
+	char *expect;
+
+	if (!check_keys(L, root, "a sizes file", top))
+		return;
+	abi = get_str(L, root, "abi", &am);
+	get_str(L, root, "doc", NULL);
+	map = ymap_get(root, "sizes");
+	if (!abi || !map || !want_kind(L, map, "sizes", Y_MAP))
+		return;
+	expect = arena_printf(L->a, "sizes/%s.yaml", abi);
+	if (strcmp(expect, rel)) {
+		ERR(L, am, "reference", "the sizes of ABI '%s' belong in %s/%s", abi, L->reg->spec_dir,
+		    expect);
+		return;
+	}
+	grow(&L->sizes, &L->cap_sizes, L->n_sizes + 1, sizeof(*L->sizes));
+	sf = &L->sizes[L->n_sizes++];
+	sf->abi_name = abi;
+	sf->file = file;
+	sf->mark = am;
+	sf->sizes = arena_alloc(L->a, (ymap_len(map) + 1) * sizeof(*sf->sizes));
+	sf->n = 0;
+	for (size_t i = 0; i < ymap_len(map); i++) {
+		uint64_t v;
+
+		if (!node_uint(L, ymap_value(map, i), ymap_key(map, i)->str, UINT32_MAX, &v))
+			continue;
+		sf->sizes[sf->n++] = (struct size_entry){ ymap_key(map, i)->str, (uint32_t)v,
+							  ymap_key(map, i)->mark };
+	}
+	qsort(sf->sizes, sf->n, sizeof(*sf->sizes), size_cmp);
+	sf->absent = get_strlist(L, root, "absent", &sf->n_absent, NULL);
+	if (sf->n_absent)
+		qsort(sf->absent, sf->n_absent, sizeof(*sf->absent), str_cmp);
+}
