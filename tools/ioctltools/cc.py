@@ -81,10 +81,3 @@ class Compiler:
 
     def __call__(self, flags, src):
         return run_source(self.cmd + flags + include_flags(self.incdirs) + ["-x", "c"], src)
-
-    def values(self, lines, what):
-        """Compile to assembly; {i: value} of the V markers.  Raise when it fails."""
-        r = self(["-S", "-o", "-", "-w"], "\n".join(lines) + "\n")
-        if r.returncode != 0:
-            raise Error(f"error: {what}: {shlex.join(self.cmd)} failed:\n{r.stderr[:2000]}")
-        return read_markers(r.stdout, "V")
