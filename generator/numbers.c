@@ -49,7 +49,8 @@ static bool absent(const struct abi *abi, const char *header, const char *name)
 {
 	struct absent_key k = { header, name };
 
-	return bsearch(&k, abi->absent, abi->n_absent, sizeof(*abi->absent), absent_cmp) != NULL;
+	/* bsearch() on a NULL array is undefined, even with no elements. */
+	return abi->n_absent && bsearch(&k, abi->absent, abi->n_absent, sizeof(*abi->absent), absent_cmp) != NULL;
 }
 
 /* absent: lists NAME, or header:NAME when only one header's NAME is missing
