@@ -19,6 +19,7 @@ arithmetic: every number, width and spelling comes from the model.
 """
 
 import argparse
+import functools
 import os
 import re
 import sys
@@ -176,19 +177,24 @@ def split_args(text, start):
 _NUM_RE = re.compile(r"\b(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\b")
 _CHAR_RE = re.compile(r"'([^'\\])'")
 _PAREN_RE = re.compile(r"\(\s*([A-Za-z_0-9]+)\s*\)")
+_CONT_RE = re.compile(r"\\\n")
+_OCTAL_RE = re.compile(r"0[0-7]+")
+_SPACE_RE = re.compile(r"\s+")
+_PUNCT_SPACE_RE = re.compile(r" ?([^\w ]) ?")
 
 
+@functools.lru_cache(maxsize=None)
 def normalize(arg):
     """A spelling-independent form of a macro argument, to tell whether the
     model's spelling means what the header already says.  Integer and
     simple character literals become decimal, whitespace that does not
     separate two words goes, and so do parentheses around one word."""
-    s = re.sub(r"\\\n", " ", arg)     # line continuations are whitespace
+    s = _CONT_RE.sub(" ", arg)     # line continuations are whitespace
     s = _CHAR_RE.sub(lambda m: str(ord(m.group(1))), s)
-    s = _NUM_RE.sub(lambda m: str(int(m.group(1), 0) if not re.fullmatch(r"0[0-7]+", m.group(1))
+    s = _NUM_RE.sub(lambda m: str(int(m.group(1), 0) if not _OCTAL_RE.fullmatch(m.group(1))
                                    else int(m.group(1), 8)), s)
-    s = re.sub(r"\s+", " ", s).strip()
-    s = re.sub(r" ?([^\w ]) ?", r"\1", s)
+    s = _SPACE_RE.sub(" ", s).strip()
+    s = _PUNCT_SPACE_RE.sub(r"\1", s)
     prev = None
     while prev != s:
         prev = s
