@@ -14,8 +14,10 @@ Writes into OUTDIR a tree that mirrors the kernel's paths:
     templates/kernel/ioctl-number.rst.j2 exists.
 
 A file is written only when its content changes; files of an earlier run
-that this run does not produce are removed.  The renderer does no
-arithmetic: every number, width and spelling comes from the model.
+that this run does not produce are removed.  The renderer computes no
+request number: every number, width and spelling comes from the model (the
+asm headers' comments quote masks and limits derived from a layout's widths
+and shifts, see layout_context()).
 """
 
 import argparse
@@ -100,10 +102,26 @@ def layout_source(model, lay):
 
 def layout_context(lay):
     """The layout with the optional keys of the contract filled in, so that
-    templates under StrictUndefined can test them."""
+    templates under StrictUndefined can test them, and the figures the
+    headers' comments quote, derived from its widths and shifts so that no
+    comment keeps a number a changed layout would make wrong: total-bits,
+    command-bits (nr and type), upper-bits (size and dir), size-limit
+    ("16kB"), and mask: each field's mask and each direction value's bit
+    in place, as 0x%08X (size with sparc's extra bit), with size-overlaps,
+    the direction values whose bits the size mask covers."""
     L = dict(lay)
     L.setdefault("self-contained", False)
     L.setdefault("xsize-bits", None)
+    L["command-bits"] = lay["nr-bits"] + lay["type-bits"]
+    L["upper-bits"] = lay["size-bits"] + lay["dir-bits"]
+    L["total-bits"] = L["command-bits"] + L["upper-bits"]
+    limit = 1 << lay["size-bits"]
+    L["size-limit"] = f"{limit >> 10}kB" if limit % 1024 == 0 else f"{limit} bytes"
+    masks = {f: ((1 << lay[f + "-bits"]) - 1) << lay[f + "-shift"] for f in ("nr", "type", "dir")}
+    masks["size"] = ((1 << (lay["xsize-bits"] or lay["size-bits"])) - 1) << lay["size-shift"]
+    masks.update({d: lay[d] << lay["dir-shift"] for d in ("none", "read", "write")})
+    L["size-overlaps"] = [d.upper() for d in ("none", "read", "write") if masks[d] & masks["size"]]
+    L["mask"] = {k: f"0x{v:08X}" for k, v in masks.items()}
     return L
 
 
