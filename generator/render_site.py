@@ -84,21 +84,14 @@ class Site:
         for h in model["headers"]:
             for c in h["commands"]:
                 self.commands.append(self.command_view(h, c))
-        # A finding belongs to the command whose entry holds its source line.
-        entries = {}
-        for c in self.commands:
-            path, line = split_source(c["c"]["source"])
-            entries.setdefault(path, []).append((line, c))
-        for v in entries.values():
-            v.sort(key=lambda e: e[0])
+        # ioctlgen says which command a finding is about; names are unique
+        # within a header's spec file, not across ARCHes' asm/ioctls.h.
+        by_entry = {(split_source(c["c"]["source"])[0], c["name"]): c for c in self.commands}
         self.finding_command = []
         for f in model["findings"]:
-            path, line = split_source(f["source"])
             owner = None
-            for start, c in entries.get(path, []):
-                if start > line:
-                    break
-                owner = c
+            if f["command"] is not None:
+                owner = by_entry.get((split_source(f["source"])[0], f["command"]))
             self.finding_command.append(owner)
             if owner is not None:
                 owner["findings"].append(f)
