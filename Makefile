@@ -30,7 +30,7 @@ endif
 .PHONY: all deps check clean distclean sizes model render patches verify docs serve bench fuzz tree headers
 .DELETE_ON_ERROR:
 
-all: deps $(B)/ioctlgen $(MODEL) render patches docs
+all: deps $(B)/ioctlgen $(MODEL) $(B)/render.stamp $(B)/patches.stamp docs
 	@echo
 	@echo "Registry model:  $(MODEL)"
 	@echo "Rendered site:   file://$(CURDIR)/$(B)/site/index.html  (or: make serve)"
@@ -113,14 +113,20 @@ import: $(B)/ioctlgen
 # build/render mirrors the kernel paths of every generated file; generated-patches/
 # is the series against the pristine tree (tools/make-patches, build/patches-work).
 RENDER := $(B)/render
+# What each step reads besides the model, so that `make` with nothing changed
+# does nothing; `make render` and `make patches` always run.
+RENDER_DEPS := $(wildcard generator/*.py) $(shell find templates/kernel -type f)
+PATCH_DEPS  := $(RENDER_DEPS) tools/make-patches $(wildcard templates/patches/*)
 
-render: $(MODEL) $(KSRC)/.extracted
+render $(B)/render.stamp: $(MODEL) $(KSRC)/.extracted $(RENDER_DEPS)
 	$(quiet) RENDER $(RENDER)
 	$(Q)$(PYTHON) generator/render.py -q -m $(MODEL) -k $(KSRC) -o $(RENDER)
+	$(Q)touch $(B)/render.stamp
 
-patches: $(MODEL) $(KSRC)/.extracted
+patches $(B)/patches.stamp: $(MODEL) $(KSRC)/.extracted $(PATCH_DEPS)
 	$(quiet) PATCHES generated-patches
 	$(Q)$(PYTHON) tools/make-patches -m $(MODEL) -k $(KSRC) -w $(B)/patches-work -o generated-patches $(if $(FORCE),--force)
+	$(Q)touch $(B)/patches.stamp
 
 # Apply generated-patches/ to a copy of the tree, build, boot in QEMU (tests/verify/run).
 verify: $(MODEL)
