@@ -7,6 +7,7 @@ meaning of a generated C header, ioctl-number.rst or site page other than
 as the text it is.  Each leaves the text of the Linux 6.1 registry as it is
 (the outputs stay byte-identical) and changes only what would act:
 
+  one_line()    text that must stay on its line (a commit subject)
   c_comment()   text inside a /* ... */ comment of a C header
   c_code()      a C token sequence that goes into live code (a #define)
   rst_cell()    one line of a cell of ioctl-number.rst's simple table
@@ -24,6 +25,12 @@ class UnsafeText(ValueError):
 
 
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\x85]")
+
+
+def one_line(text):
+    """Text that stays on its line (a commit subject, a heading): line
+    breaks and other control characters become spaces."""
+    return _CONTROL_RE.sub(" ", str(text))
 
 
 def c_comment(text):

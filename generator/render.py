@@ -291,6 +291,8 @@ class UapiRewriter:
             raise RenderError(f"{self.header['spec']}: error: {self.header['path']}: "
                               f"cannot read {self.src}: {e.strerror}") from None
         cmds = {c["name"]: c for c in self.header["commands"] if not c["reserved"]}
+        for c in cmds.values():
+            self.check_code(c)
         lines = self.drop_block(lines)
         found = set()
         out = []
@@ -316,6 +318,20 @@ class UapiRewriter:
         # grouped by spec file: several ARCHes have an asm/ioctls.h
         return Output(self.path, "\n".join(out), self.header["spec"], self.header["spec"],
                       self.changes)
+
+    def check_code(self, cmd):
+        """What goes into live code, a second time after ioctlgen's grammar:
+        text that could end the #define, comment it out or add a line is
+        refused (escape.c_code()), never written."""
+        try:
+            escape.c_code(cmd["name"], "name")
+            escape.c_code(cmd["macro"], "macro")
+            for p in cmd["params"]:
+                escape.c_code(p, "parameter")
+            for a in cmd["args"]:
+                escape.c_code(a, "argument")
+        except escape.UnsafeText as e:
+            raise self.error(cmd, f"{cmd['name']!r}: {e}") from None
 
     def rewrite(self, cmd, phys, name_end):
         text = "\n".join(phys)

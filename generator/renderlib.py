@@ -11,6 +11,8 @@ import tempfile
 
 import jinja2
 
+import escape
+
 MODEL_VERSION = 2
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATES = os.path.join(TOP, "templates")
@@ -48,6 +50,10 @@ def environment(subdir=""):
         lstrip_blocks=True,
         autoescape=False,
     )
+    # Registry text in a C comment: escape.c_comment(); in live C code,
+    # render.py refuses what escape.c_code() does not take.
+    env.filters["c_comment"] = escape.c_comment
+    env.filters["one_line"] = escape.one_line
     return env
 
 
