@@ -91,6 +91,9 @@ _RST_BLOCK_START_RE = re.compile(
     r"|(?P<adorn>[%s])(?P=adorn)*\s*$|[=\s]+$|[-\s]+$" % re.escape(string.punctuation))
 _RST_REF_END_RE = re.compile(r"(?<=[\w`\]])(_+)(?!\w)")
 _RST_ROLE_RE = re.compile(r":(?=`)|(?<=`):")
+# A bare URI becomes a link: only these schemes may (6.1 has all four).
+_RST_URI_RE = re.compile(r"(?<![\w.+-])([A-Za-z][A-Za-z0-9.+-]*):(?=[^\s:])")
+_RST_SAFE_SCHEMES = {"http", "https", "ftp", "mailto"}
 
 
 def rst_cell(text):
@@ -100,8 +103,9 @@ def rst_cell(text):
     construct at the start of the line ('.. raw:: html', '.. include::',
     '.. _target:', a comment, a list, a line that reads as a table border),
     a substitution '|name|', a reference 'name_', '`text <url>`_' or
-    '[1]_', a role ':role:`x`' or '`x`:role:', a literal block '::' at the
-    end, and a backslash (which would undo an escape).  Leading blanks,
+    '[1]_', a role ':role:`x`' or '`x`:role:', a bare URI of a scheme
+    other than http, https, ftp and mailto ('javascript:...'), a literal
+    block '::' at the end, and a backslash (which would undo an escape).  Leading blanks,
     line breaks and control characters become nothing or spaces: a cell
     line stays one line of the table, at its column."""
     s = _CONTROL_RE.sub(" ", str(text)).strip()
@@ -110,6 +114,8 @@ def rst_cell(text):
         s = s.replace("|", "\\|")
     s = _RST_REF_END_RE.sub(lambda m: "\\_" * len(m.group(1)), s)
     s = _RST_ROLE_RE.sub(r"\\:", s)
+    s = _RST_URI_RE.sub(lambda m: m.group(0) if m.group(1).lower() in _RST_SAFE_SCHEMES
+                        else m.group(1) + "\\:", s)
     if s.endswith("::"):
         s = s[:-1] + "\\:"
     if _RST_BLOCK_START_RE.match(s):
