@@ -81,45 +81,63 @@ def c_code(text, what="text"):
 # Lines that would start a block construct in a table cell: explicit markup
 # (directive, comment, target, footnote, substitution definition), an
 # anonymous target, a bullet, enumerator, field or option list, a doctest,
-# a line block; and a line of one punctuation character repeated, or of
-# '=' or '-' and blanks, which reads as a table border, a section
-# adornment or a transition.
+# a line block; and a line that starts with a punctuation character
+# repeated, or is one, or is '=' or '-' and blanks, which reads as a table
+# border, a section adornment or a transition.
 _RST_BLOCK_START_RE = re.compile(
     r"\.\.(\s|$)|__(\s|$)|[-*+\u2022\u2023\u2043]|>>>|\|(\s|$)"
     r"|(\d+|[A-Za-z#]|[ivxlcdmIVXLCDM]+)[.)](\s|$)|\((\d+|[A-Za-z#]|[ivxlcdmIVXLCDM]+)\)(\s|$)"
-    r"|:[^:`]+:(\s|$)"
-    r"|(?P<adorn>[%s])(?P=adorn)*\s*$|[=\s]+$|[-\s]+$" % re.escape(string.punctuation))
+    r"|:"
+    r"|(?P<adorn>[%s])((?P=adorn)+|\s*$)|[=\s]+$|[-\s]+$" % re.escape(string.punctuation))
 _RST_REF_END_RE = re.compile(r"(?<=[\w`\]])(_+)(?!\w)")
-_RST_ROLE_RE = re.compile(r":(?=`)|(?<=`):")
+_RST_STAR_RE = re.compile(r"(?<![A-Za-z0-9])\*")
 # A bare URI becomes a link: only these schemes may (6.1 has all four).
-_RST_URI_RE = re.compile(r"(?<![\w.+-])([A-Za-z][A-Za-z0-9.+-]*):(?=[^\s:])")
+_RST_URI_RE = re.compile(r"(?<![A-Za-z0-9.+-])([A-Za-z0-9.+-]+):(?=\S)")
+# '|' starts a substitution unless quoted as 6.1 writes the code '|'.
+_RST_BAR_RE = re.compile(r"(?<!')\||\|(?!')")
+# `linux/iio/*.h`, as 6.1 writes a path: any other backquote is escaped
+# (one that does not close would be a warning, a build error under -W).
+_RST_PATH_QUOTE_RE = re.compile(r"(?<![^\s(])`[\w./*+-]+`(?![^\s.,;)])")
 _RST_SAFE_SCHEMES = {"http", "https", "ftp", "mailto"}
 
 
-def rst_cell(text):
-    """One line of a cell of ioctl-number.rst's simple table.  Inline
-    markup that only formats (`default role`, *emphasis*, a bare URL) stays,
-    as 6.1 writes it; what would act is escaped with a backslash: a block
-    construct at the start of the line ('.. raw:: html', '.. include::',
-    '.. _target:', a comment, a list, a line that reads as a table border),
-    a substitution '|name|', a reference 'name_', '`text <url>`_' or
-    '[1]_', a role ':role:`x`' or '`x`:role:', a bare URI of a scheme
-    other than http, https, ftp and mailto ('javascript:...'), a literal
-    block '::' at the end, and a backslash (which would undo an escape).  Leading blanks,
-    line breaks and control characters become nothing or spaces: a cell
-    line stays one line of the table, at its column."""
-    s = _CONTROL_RE.sub(" ", str(text)).strip()
-    s = s.replace("\\", "\\\\")
-    if s.count("|") > 1:
-        s = s.replace("|", "\\|")
+def _rst_inline(s):
+    """Inline markup escaped in text outside 6.1's `path` quotes."""
+    s = _RST_BAR_RE.sub(r"\\|", s).replace("`", "\\`")
+    s = _RST_STAR_RE.sub(r"\\*", s)
     s = _RST_REF_END_RE.sub(lambda m: "\\_" * len(m.group(1)), s)
-    s = _RST_ROLE_RE.sub(r"\\:", s)
-    s = _RST_URI_RE.sub(lambda m: m.group(0) if m.group(1).lower() in _RST_SAFE_SCHEMES
-                        else m.group(1) + "\\:", s)
+    return _RST_URI_RE.sub(lambda m: m.group(0) if m.group(1).lower() in _RST_SAFE_SCHEMES
+                           else m.group(1) + "\\:", s)
+
+
+def rst_cell(text):
+    """One line of a cell of ioctl-number.rst's simple table.  What 6.1
+    writes stays as it is (a `path/*.h` in backquotes, a bare http or
+    mailto URI); everything that would act, or fail to close and make a
+    warning, is escaped with a backslash: a block construct at the start
+    of the line ('.. raw:: html', '.. include::', '.. _target:', a
+    comment, a list, a line that reads as a table border), any other
+    backquote (roles, references, literals, targets), a substitution
+    '|name|', a reference 'name_' or '[1]_', an emphasis '*', a bare URI
+    of a scheme other than http, https, ftp and mailto ('javascript:...'),
+    a literal block '::' at the end, and a backslash (which would undo an
+    escape).  Leading blanks, line breaks and control characters become
+    nothing or spaces: a cell line stays one line of the table, at its
+    column."""
+    s = _CONTROL_RE.sub(" ", str(text)).strip().replace("\\", "\\\\")
+    out, at = [], 0
+    for m in _RST_PATH_QUOTE_RE.finditer(s):
+        out += [_rst_inline(s[at:m.start()]), m.group(0)]
+        at = m.end()
+    s = "".join(out) + _rst_inline(s[at:])
     if s.endswith("::"):
         s = s[:-1] + "\\:"
     if _RST_BLOCK_START_RE.match(s):
         s = "\\" + s
+    if s and not s.strip("\\"):
+        # Backslashes only: still a line of one repeated character (an
+        # adornment) however escaped; an inline literal shows them as such.
+        s = "``" + "\\" * (len(s) // 2) + "``"
     return s
 
 
@@ -127,9 +145,10 @@ _RST_SPECIAL = set(string.punctuation)
 
 
 def rst_text(text):
-    """Inline text safe to drop into reStructuredText: one line, every ASCII
-    punctuation character escaped so that no markup is ever recognised."""
-    s = " ".join(str(text or "").split())
+    """Inline text safe to drop into reStructuredText: one line (control
+    characters are blanks), every ASCII punctuation character escaped so
+    that no markup is ever recognised."""
+    s = " ".join(one_line(text or "").split())
     return "".join("\\" + ch if ch in _RST_SPECIAL else ch for ch in s)
 
 
