@@ -12,6 +12,7 @@ import tempfile
 import jinja2
 
 import escape
+import rst_table
 
 MODEL_VERSION = 2
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -54,6 +55,7 @@ def environment(subdir=""):
     # render.py refuses what escape.c_code() does not take.
     env.filters["c_comment"] = escape.c_comment
     env.filters["one_line"] = escape.one_line
+    env.globals["row_lines"] = rst_table.magic_row_lines
     return env
 
 
