@@ -22,7 +22,9 @@ and shifts, see layout_context()).
 
 import argparse
 import functools
+import hashlib
 import os
+import pickle
 import re
 import sys
 import time
@@ -423,13 +425,70 @@ def render_rst(env, model, kernel_tree):
 
 # ---------------------------------------------------------------- driver
 
+class HeaderCache:
+    """The uapi headers rendered last time (build/render-cache.pickle), each
+    under the hash of all it is made from: its entry in the model, the
+    kernel templates, the renderer's code (this file, renderlib.py,
+    escape.py), and the pristine header's path, size and mtime.
+    After a one-command edit only that command's header is rewritten;
+    render.py and make-patches both render everything, so both gain."""
+
+    def __init__(self, kernel_tree):
+        self.path = os.path.join(renderlib.TOP, "build", "render-cache.pickle")
+        self.kernel_tree = kernel_tree
+        h = hashlib.sha256()
+        tdir = os.path.join(renderlib.TEMPLATES, "kernel")
+        here = os.path.dirname(os.path.abspath(__file__))
+        for fn in [os.path.join(here, f) for f in ("render.py", "renderlib.py", "escape.py")] + sorted(
+                os.path.join(tdir, f) for f in os.listdir(tdir) if f.endswith(".j2")):
+            with open(fn, "rb") as f:
+                h.update(f.read())
+        self.code = h.hexdigest()
+        try:
+            with open(self.path, "rb") as f:
+                self.old = pickle.load(f)
+        except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
+            self.old = {}
+        self.new = {}
+
+    def key(self, header, src):
+        try:
+            st = os.stat(src)
+            stamp = [st.st_size, st.st_mtime_ns]
+        except OSError:
+            return None
+        # repr: the model's dicts keep the JSON's key order, and it is fast
+        return hashlib.sha256(repr([self.code, os.path.abspath(self.kernel_tree), src,
+                                    stamp, header]).encode("utf-8")).hexdigest()
+
+    def render(self, env, model, header):
+        rw = UapiRewriter(env, model, header, self.kernel_tree)
+        key = self.key(header, rw.src)
+        # plain tuples: render.py pickles as __main__, make-patches as render
+        old = self.old.get(key) if key else None
+        out = Output(*old) if old else rw.render()
+        if key:
+            self.new[key] = (out.path, out.text, out.group, out.spec, out.changes)
+        return out
+
+    def save(self):
+        if self.new.keys() == self.old.keys():
+            return
+        try:
+            renderlib.write_bytes_if_changed(self.path, pickle.dumps(self.new, protocol=4))
+        except OSError:
+            pass        # a read-only build directory: render all again next time
+
+
 def render_all(model, kernel_tree):
     """Every output of the model, in patch order: asm headers, uapi headers
     by path, ioctl-number.rst."""
     env = renderlib.environment("kernel")
     outs = render_asm(env, model)
+    cache = HeaderCache(kernel_tree)
     for h in model["headers"]:
-        outs.append(UapiRewriter(env, model, h, kernel_tree).render())
+        outs.append(cache.render(env, model, h))
+    cache.save()
     outs.extend(render_rst(env, model, kernel_tree))
     return outs
 

@@ -62,7 +62,11 @@ def environment(subdir=""):
 def write_if_changed(path, text):
     """Write text to path atomically (temporary file + rename), and only if
     the content differs.  Returns True when the file was written."""
-    data = text.encode("utf-8")
+    return write_bytes_if_changed(path, text.encode("utf-8"))
+
+
+def write_bytes_if_changed(path, data):
+    """write_if_changed() for bytes."""
     try:
         with open(path, "rb") as f:
             if f.read() == data:
