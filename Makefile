@@ -137,7 +137,7 @@ verify: $(MODEL)
 # docs/ (not docs/dev/) into $(B)/site-src, then Sphinx, warnings as errors,
 # into $(B)/site (generator/render_site.py does both).
 PORT      ?= 8000
-SITE_DEPS := generator/render_site.py generator/renderlib.py $(wildcard templates/site/*) \
+SITE_DEPS := $(wildcard generator/*.py) $(wildcard templates/site/*) \
 	$(shell find docs -type f ! -path 'docs/dev/*') $(wildcard $(SPEC)/schema/*.json)
 
 $(B)/site/.stamp: $(MODEL) $(B)/ioctlgen $(SITE_DEPS)
