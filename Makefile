@@ -120,12 +120,13 @@ PATCH_DEPS  := $(RENDER_DEPS) tools/make-patches $(wildcard templates/patches/*)
 
 render $(B)/render.stamp: $(MODEL) $(KSRC)/.extracted $(RENDER_DEPS)
 	$(quiet) RENDER $(RENDER)
-	$(Q)$(PYTHON) generator/render.py -q -m $(MODEL) -k $(KSRC) -o $(RENDER)
+	$(Q)$(PYTHON) generator/render.py -q -m $(MODEL) -k $(KSRC) -o $(RENDER) --cache $(B)/render-cache.pickle
 	$(Q)touch $(B)/render.stamp
 
 patches $(B)/patches.stamp: $(MODEL) $(KSRC)/.extracted $(PATCH_DEPS)
 	$(quiet) PATCHES generated-patches
-	$(Q)$(PYTHON) tools/make-patches -m $(MODEL) -k $(KSRC) -w $(B)/patches-work -o generated-patches $(if $(FORCE),--force)
+	$(Q)$(PYTHON) tools/make-patches -m $(MODEL) -k $(KSRC) -w $(B)/patches-work -o generated-patches \
+		--cache $(B)/render-cache.pickle $(if $(FORCE),--force)
 	$(Q)touch $(B)/patches.stamp
 
 # Apply generated-patches/ to a copy of the tree, build, boot in QEMU (tests/verify/run).

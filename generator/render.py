@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Render the kernel files of the registry from the JSON model.
 
-    render.py [-m MODEL] [-k KERNEL_TREE] [-o OUTDIR] [-q]
+    render.py [-m MODEL] [-k KERNEL_TREE] [-o OUTDIR] [-q] [--cache FILE]
 
 Writes into OUTDIR a tree that mirrors the kernel's paths:
 
@@ -426,15 +426,16 @@ def render_rst(env, model, kernel_tree):
 # ---------------------------------------------------------------- driver
 
 class HeaderCache:
-    """The uapi headers rendered last time (build/render-cache.pickle), each
-    under the hash of all it is made from: its entry in the model, the
-    kernel templates, the renderer's code (this file, renderlib.py,
-    escape.py), and the pristine header's path, size and mtime.
-    After a one-command edit only that command's header is rewritten;
-    render.py and make-patches both render everything, so both gain."""
+    """The uapi headers rendered last time (--cache FILE: `make` passes
+    build/render-cache.pickle), each under the hash of all it is made from:
+    its entry in the model, the kernel templates, the renderer's code (this
+    file, renderlib.py, escape.py), and the pristine header's path, size
+    and mtime.  After a one-command edit only that command's header is
+    rewritten; render.py and make-patches both render everything, so both
+    gain.  Without a file (tests, determinism) every header is rendered."""
 
-    def __init__(self, kernel_tree):
-        self.path = os.path.join(renderlib.TOP, "build", "render-cache.pickle")
+    def __init__(self, kernel_tree, path):
+        self.path = path
         self.kernel_tree = kernel_tree
         h = hashlib.sha256()
         tdir = os.path.join(renderlib.TEMPLATES, "kernel")
@@ -447,8 +448,8 @@ class HeaderCache:
         try:
             with open(self.path, "rb") as f:
                 self.old = pickle.load(f)
-        except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
-            self.old = {}
+        except (TypeError, OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
+            self.old = {}       # no cache file, or an unreadable one: render all
         self.new = {}
 
     def key(self, header, src):
@@ -472,7 +473,7 @@ class HeaderCache:
         return out
 
     def save(self):
-        if self.new.keys() == self.old.keys():
+        if self.path is None or self.new.keys() == self.old.keys():
             return
         try:
             renderlib.write_bytes_if_changed(self.path, pickle.dumps(self.new, protocol=4))
@@ -480,12 +481,12 @@ class HeaderCache:
             pass        # a read-only build directory: render all again next time
 
 
-def render_all(model, kernel_tree):
+def render_all(model, kernel_tree, cache=None):
     """Every output of the model, in patch order: asm headers, uapi headers
-    by path, ioctl-number.rst."""
+    by path, ioctl-number.rst.  cache: a HeaderCache file, or None."""
     env = renderlib.environment("kernel")
     outs = render_asm(env, model)
-    cache = HeaderCache(kernel_tree)
+    cache = HeaderCache(kernel_tree, cache)
     for h in model["headers"]:
         outs.append(cache.render(env, model, h))
     cache.save()
@@ -522,12 +523,14 @@ def main(argv=None):
                     help="pristine kernel tree the uapi headers are read from")
     ap.add_argument("-o", "--outdir", default="build/render")
     ap.add_argument("-q", "--quiet", action="store_true")
+    ap.add_argument("--cache", metavar="FILE",
+                    help="keep rendered uapi headers in FILE between runs (make: build/render-cache.pickle)")
     ap.add_argument("--time", action="store_true", help="print the time taken to stderr")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     model = renderlib.load_model(args.model)
     try:
-        outs = render_all(model, args.kernel_tree)
+        outs = render_all(model, args.kernel_tree, args.cache)
     except RenderError as e:
         print(e, file=sys.stderr)
         return 1

@@ -382,14 +382,19 @@ def cli_help(ioctlgen):
 
 # ---------------------------------------------------------------- output
 class PageCache:
-    """The hash of each page's context and of the templates at the time the
-    page was written, in a JSON file beside the source tree."""
+    """The hash of each page's context and of the code that renders it (the
+    site templates, this file, renderlib.py and escape.py, whose filters
+    the templates use) when the page was written, in a JSON file beside
+    the source tree."""
 
     def __init__(self, path, template_dir):
         self.path = path
         h = hashlib.sha256()
-        for fn in sorted(os.listdir(template_dir)):
-            with open(os.path.join(template_dir, fn), "rb") as f:
+        here = os.path.dirname(os.path.abspath(__file__))
+        code = [os.path.join(template_dir, fn) for fn in sorted(os.listdir(template_dir))]
+        code += [os.path.join(here, fn) for fn in ("render_site.py", "renderlib.py", "escape.py")]
+        for fn in code:
+            with open(fn, "rb") as f:
                 h.update(fn.encode() + b"\0" + f.read() + b"\0")
         self.templates = h.hexdigest()
         try:
