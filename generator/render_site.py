@@ -15,7 +15,6 @@ computes a request number: every number comes from the model.
 """
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -381,57 +380,6 @@ def cli_help(ioctlgen):
 
 
 # ---------------------------------------------------------------- output
-class PageCache:
-    """The hash of each page's context and of the code that renders it (the
-    site templates, this file, renderlib.py and escape.py, whose filters
-    the templates use) when the page was written, in a JSON file beside
-    the source tree."""
-
-    def __init__(self, path, template_dir):
-        self.path = path
-        h = hashlib.sha256()
-        here = os.path.dirname(os.path.abspath(__file__))
-        code = [os.path.join(template_dir, fn) for fn in sorted(os.listdir(template_dir))]
-        code += [os.path.join(here, fn) for fn in ("render_site.py", "renderlib.py", "escape.py")]
-        for fn in code:
-            with open(fn, "rb") as f:
-                h.update(fn.encode() + b"\0" + f.read() + b"\0")
-        self.templates = h.hexdigest()
-        try:
-            with open(path, encoding="utf-8") as f:
-                old = json.load(f)
-        except (OSError, ValueError):
-            old = {}
-        self.old = old.get("pages", {}) if old.get("templates") == self.templates else {}
-        self.new = {}
-
-    def fresh(self, rel, ctx, dst):
-        """Is the page at dst what ctx renders to: the page written for a
-        context with the same hash, unchanged since?"""
-        key = hashlib.sha256(json.dumps(ctx, sort_keys=True, default=repr)
-                             .encode("utf-8")).hexdigest()
-        old = self.old.get(rel)
-        if old is None or old[0] != key:
-            return False
-        try:
-            with open(dst, "rb") as f:
-                if hashlib.sha256(f.read()).hexdigest() != old[1]:
-                    return False
-        except OSError:
-            return False
-        self.new[rel] = old
-        return True
-
-    def wrote(self, rel, ctx, text):
-        self.new[rel] = [hashlib.sha256(json.dumps(ctx, sort_keys=True, default=repr)
-                                        .encode("utf-8")).hexdigest(),
-                         hashlib.sha256(text.encode("utf-8")).hexdigest()]
-
-    def save(self):
-        renderlib.write_if_changed(self.path, json.dumps(
-            {"templates": self.templates, "pages": self.new}, sort_keys=True, indent=0) + "\n")
-
-
 class Writer:
     def __init__(self, root):
         self.root = root
@@ -497,19 +445,21 @@ def render(model_path, src, docs, schema_dir, ioctlgen):
     page("registry.rst.j2", "registry.rst", rows=site.registry_rows())
     # One page per magic code, most of the rendering: a page is rendered
     # again only when its context (all it is given) or a template changed.
-    cache = PageCache(os.path.join(os.path.dirname(os.path.abspath(src)), "site-pages.json"),
-                      os.path.join(renderlib.TEMPLATES, "site"))
+    cache = renderlib.PageCache(
+        os.path.join(os.path.dirname(os.path.abspath(src)), "site-pages.json"),
+        os.path.join(renderlib.TEMPLATES, "site"), [os.path.abspath(__file__)])
     for v in site.codes:
         rel = v["page"] + ".rst"
         ctx = {"banner": common["banner"], "abis": common["abis"], "code": v,
                "overlaps": {r["index"]: [site.row_ref(i) for i in r["overlaps"]]
                             for r in v["rows"]}}
-        if cache.fresh(rel, ctx, os.path.join(src, rel)):
+        key = cache.key(ctx)
+        if cache.fresh(rel, key, os.path.join(src, rel)):
             w.keep(rel)
         else:
             text = env.get_template("magic.rst.j2").render(**ctx)
             w.write(rel, text)
-            cache.wrote(rel, ctx, text)
+            cache.wrote(rel, key, text)
     cache.save()
     page("legacy.rst.j2", "legacy.rst", commands=site.legacy())
     page("conflicts.rst.j2", "conflicts.rst", collisions=site.collisions(),

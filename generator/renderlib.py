@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Shared pieces of the renderers: the Jinja2 environment, the model, and
-write-if-changed.  Renderers read only the JSON model, never the YAML spec."""
+"""Shared pieces of the renderers: the Jinja2 environment, the model,
+write-if-changed, generated files' hash banners and a page cache.
+Renderers read only the JSON model, never the YAML spec."""
 
 import hashlib
 import json
@@ -177,3 +178,57 @@ def write_generated(path, text, force=False):
     if problem:
         raise HandEditedError(problem)
     return write_if_changed(path, new)
+
+
+class PageCache:
+    """The hash of each page's context and of the code that renders it (the
+    templates of template_dir, the renderer's code files, and this file and
+    escape.py, whose filters the templates use) when the page was written,
+    in a JSON file: a page whose hashes match, and whose file is still
+    what was written, need not be rendered again."""
+
+    def __init__(self, path, template_dir, code_files):
+        self.path = path
+        h = hashlib.sha256()
+        here = os.path.dirname(os.path.abspath(__file__))
+        code = [os.path.join(template_dir, fn) for fn in sorted(os.listdir(template_dir))]
+        code += list(code_files) + [os.path.join(here, fn) for fn in ("renderlib.py", "escape.py")]
+        code += [os.path.join(here, fn) for fn in ("render_site.py", "renderlib.py", "escape.py")]
+        for fn in code:
+            with open(fn, "rb") as f:
+                h.update(fn.encode() + b"\0" + f.read() + b"\0")
+        self.templates = h.hexdigest()
+        try:
+            with open(path, encoding="utf-8") as f:
+                old = json.load(f)
+        except (OSError, ValueError):
+            old = {}
+        self.old = old.get("pages", {}) if old.get("templates") == self.templates else {}
+        self.new = {}
+
+    @staticmethod
+    def key(ctx):
+        return hashlib.sha256(json.dumps(ctx, sort_keys=True, default=repr)
+                              .encode("utf-8")).hexdigest()
+
+    def fresh(self, rel, key, dst):
+        """Is the page at dst what a context of this key renders to: the
+        page written for the same key, unchanged since?"""
+        old = self.old.get(rel)
+        if old is None or old[0] != key:
+            return False
+        try:
+            with open(dst, "rb") as f:
+                if hashlib.sha256(f.read()).hexdigest() != old[1]:
+                    return False
+        except OSError:
+            return False
+        self.new[rel] = old
+        return True
+
+    def wrote(self, rel, key, text):
+        self.new[rel] = [key, hashlib.sha256(text.encode("utf-8")).hexdigest()]
+
+    def save(self):
+        write_if_changed(self.path, json.dumps(
+            {"templates": self.templates, "pages": self.new}, sort_keys=True, indent=0) + "\n")
