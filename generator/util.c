@@ -130,22 +130,15 @@ void arena_release(struct arena *a)
 	}
 }
 
-void sb_add(struct strbuf *sb, const char *s, size_t n)
+/* Room for n more bytes and the terminating NUL. */
+void sb_grow(struct strbuf *sb, size_t n)
 {
 	grow(&sb->buf, &sb->cap, sb->len + n + 1, 1);
-	memcpy(sb->buf + sb->len, s, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
 }
 
 void sb_puts(struct strbuf *sb, const char *s)
 {
 	sb_add(sb, s, strlen(s));
-}
-
-void sb_putc(struct strbuf *sb, char c)
-{
-	sb_add(sb, &c, 1);
 }
 
 void sb_printf(struct strbuf *sb, const char *fmt, ...)

@@ -100,15 +100,40 @@ static bool refuse_extras(struct builder *b, yaml_event_t *ev, const yaml_char_t
 	return true;
 }
 
+/* A node's children while it is parsed: most nodes have a few, kept on the
+ * stack; the heap only for long lists and maps. */
 struct kids {
 	struct ynode **v;
 	size_t n, cap;
+	struct ynode *few[16];
 };
+
+static void kids_init(struct kids *k)
+{
+	k->v = k->few;
+	k->n = 0;
+	k->cap = sizeof(k->few) / sizeof(*k->few);
+}
 
 static void push(struct kids *k, struct ynode *n)
 {
-	grow(&k->v, &k->cap, k->n + 1, sizeof(*k->v));
+	if (k->n == k->cap) {
+		struct ynode **v = k->v == k->few ? NULL : k->v;
+		size_t cap = k->cap;
+
+		grow(&v, &cap, k->n + 1, sizeof(*v));
+		if (k->v == k->few)
+			memcpy(v, k->few, sizeof(k->few));
+		k->v = v;
+		k->cap = cap;
+	}
 	k->v[k->n++] = n;
+}
+
+static void kids_release(struct kids *k)
+{
+	if (k->v != k->few)
+		free(k->v);
 }
 
 static void finish(struct builder *b, struct ynode *node, struct kids *k)
@@ -117,7 +142,7 @@ static void finish(struct builder *b, struct ynode *node, struct kids *k)
 	node->kids = arena_alloc(b->a, k->n * sizeof(*k->v) + 1);
 	if (k->n)
 		memcpy(node->kids, k->v, k->n * sizeof(*k->v));
-	free(k->v);
+	kids_release(k);
 }
 
 static int key_cmp(const void *pa, const void *pb)
@@ -133,7 +158,14 @@ static int key_cmp(const void *pa, const void *pb)
 	return a->mark.col < b->mark.col ? -1 : a->mark.col > b->mark.col;
 }
 
-/* Sorting keeps this linear-logarithmic for the large maps of sizes files. */
+static void report_duplicate(struct builder *b, const struct ynode *key, const struct ynode *first)
+{
+	diag_add(b->d, key->mark, SEV_ERROR, "duplicate-key", false,
+		 "duplicate key '%s' (first at line %u)", key->str, first->mark.line);
+}
+
+/* Sorting keeps this linear-logarithmic for the large maps of sizes files;
+ * the small maps of every entry are cheaper compared pair by pair. */
 static void report_duplicate_keys(struct builder *b, const struct ynode *map)
 {
 	size_t n = ymap_len(map);
@@ -141,6 +173,15 @@ static void report_duplicate_keys(struct builder *b, const struct ynode *map)
 
 	if (n < 2)
 		return;
+	if (n <= 16) {
+		for (size_t i = 1; i < n; i++)
+			for (size_t f = 0; f < i; f++)
+				if (!strcmp(ymap_key(map, i)->str, ymap_key(map, f)->str)) {
+					report_duplicate(b, ymap_key(map, i), ymap_key(map, f));
+					break;
+				}
+		return;
+	}
 	keys = xrealloc(NULL, n * sizeof(*keys));
 	for (size_t i = 0; i < n; i++)
 		keys[i] = ymap_key(map, i);
@@ -150,9 +191,7 @@ static void report_duplicate_keys(struct builder *b, const struct ynode *map)
 			first = i;
 			continue;
 		}
-		diag_add(b->d, keys[i]->mark, SEV_ERROR, "duplicate-key", false,
-			 "duplicate key '%s' (first at line %u)", keys[i]->str,
-			 keys[first]->mark.line);
+		report_duplicate(b, keys[i], keys[first]);
 	}
 	free(keys);
 }
@@ -161,7 +200,7 @@ static void report_duplicate_keys(struct builder *b, const struct ynode *map)
 static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned int depth)
 {
 	struct ynode *node = NULL;
-	struct kids k = { 0 };
+	struct kids k;
 	yaml_event_t child;
 
 	if (depth > YAML_MAX_DEPTH) {
@@ -199,6 +238,7 @@ static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned in
 				   ev->data.sequence_start.tag, ev->data.sequence_start.implicit))
 			return NULL;
 		node = new_node(b, Y_SEQ, ev->start_mark);
+		kids_init(&k);
 		for (;;) {
 			if (!next_event(b, &child))
 				goto fail;
@@ -220,6 +260,7 @@ static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned in
 				   ev->data.mapping_start.tag, ev->data.mapping_start.implicit))
 			return NULL;
 		node = new_node(b, Y_MAP, ev->start_mark);
+		kids_init(&k);
 		for (;;) {
 			if (!next_event(b, &child))
 				goto fail;
@@ -256,7 +297,7 @@ static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned in
 		return NULL;
 	}
 fail:
-	free(k.v);
+	kids_release(&k);
 	return NULL;
 }
 
