@@ -20,9 +20,10 @@ char *arena_strdup(struct arena *a, const char *s);
 char *arena_printf(struct arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void arena_release(struct arena *a);
-/* Grow *v, an array of *cap elements of size sz in the arena, to hold at
- * least n: a larger copy; the old one goes with the arena. */
-void arena_grow(struct arena *a, void *v, size_t *cap, size_t n, size_t sz);
+/* Room in *v, an array of *cap elements of size sz in the arena, for
+ * element n (a larger copy if need be; the old one goes with the arena):
+ * returns it, zeroed.  The caller counts it in when it keeps it. */
+void *arena_slot(struct arena *a, void *v, size_t *cap, size_t n, size_t sz);
 
 struct strbuf {
 	char *buf;

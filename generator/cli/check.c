@@ -28,9 +28,7 @@ int cmd_check(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	registry_load(&reg, spec);
-	registry_check(&reg);
-	rc = report_registry(&reg, &report);
+	rc = report_load(&reg, spec, &report);
 	registry_release(&reg);
 out:
 	report_release(&report);

@@ -69,9 +69,10 @@ bool report_option(struct report *r, int opt, const char *arg);
 /* After the options: 0, or EXIT_USAGE after saying what does not go together. */
 int report_usage(const struct report *r, const char *cmd);
 
-/* Print the diagnostics of a checked registry as r asks.  Returns 0 when
- * it may be used (no errors, and no warnings under --werror), else EXIT_DATA. */
-int report_registry(const struct registry *reg, const struct report *r);
+/* Load and check the registry, print its diagnostics as r asks.  Returns 0
+ * when it may be used (no errors, and no warnings under --werror), else
+ * EXIT_DATA; the caller releases reg either way. */
+int report_load(struct registry *reg, const char *dir, const struct report *r);
 
 void report_release(struct report *r);
 

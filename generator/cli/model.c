@@ -42,9 +42,7 @@ int cmd_model(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	registry_load(&reg, spec);
-	registry_check(&reg);
-	rc = report_registry(&reg, &report);
+	rc = report_load(&reg, spec, &report);
 	if (rc == 0) {
 		/* Only a registry that checks clean is written, and never half a file. */
 		registry_lint(&reg, tree);
