@@ -95,9 +95,10 @@ static void member(struct json *j, const char *key)
 		sb_putc(j->sb, ',');
 	j->first = false;
 	indent(j);
-	if (key) {
-		jstr(j, key);
-		sb_lit(j->sb, ": ");
+	if (key) {	/* our own words: nothing to escape */
+		sb_putc(j->sb, '"');
+		sb_puts(j->sb, key);
+		sb_lit(j->sb, "\": ");
 	}
 }
 
