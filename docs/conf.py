@@ -35,3 +35,20 @@ html_last_updated_fmt = None
 html_use_index = False
 html_domain_indices = False
 html_favicon = "_static/favicon.svg"
+
+
+def _cache_theme_templates(app):
+    """Keep the theme's compiled templates between builds, next to the
+    doctrees: compiling them costs a third of an incremental build."""
+    import os
+    from jinja2 import FileSystemBytecodeCache
+    env = getattr(getattr(app.builder, "templates", None), "environment", None)
+    if env is not None:
+        cache = os.path.join(app.doctreedir, "jinja-cache")
+        os.makedirs(cache, exist_ok=True)
+        env.bytecode_cache = FileSystemBytecodeCache(cache)
+
+
+def setup(app):
+    app.connect("builder-inited", _cache_theme_templates)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

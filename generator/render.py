@@ -14,17 +14,21 @@ Writes into OUTDIR a tree that mirrors the kernel's paths:
     templates/kernel/ioctl-number.rst.j2 exists.
 
 A file is written only when its content changes; files of an earlier run
-that this run does not produce are removed.  The renderer does no
-arithmetic: every number, width and spelling comes from the model.
+that this run does not produce are removed.  The renderer computes no
+request number: every number, width and spelling comes from the model (the
+asm headers' comments quote masks and limits derived from a layout's widths
+and shifts, see layout_context()).
 """
 
 import argparse
+import functools
 import os
 import re
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import escape  # noqa: E402
 import renderlib  # noqa: E402
 
 RST_TEMPLATE = "ioctl-number.rst.j2"
@@ -98,10 +102,26 @@ def layout_source(model, lay):
 
 def layout_context(lay):
     """The layout with the optional keys of the contract filled in, so that
-    templates under StrictUndefined can test them."""
+    templates under StrictUndefined can test them, and the figures the
+    headers' comments quote, derived from its widths and shifts so that no
+    comment keeps a number a changed layout would make wrong: total-bits,
+    command-bits (nr and type), upper-bits (size and dir), size-limit
+    ("16kB"), and mask: each field's mask and each direction value's bit
+    in place, as 0x%08X (size with sparc's extra bit), with size-overlaps,
+    the direction values whose bits the size mask covers."""
     L = dict(lay)
     L.setdefault("self-contained", False)
     L.setdefault("xsize-bits", None)
+    L["command-bits"] = lay["nr-bits"] + lay["type-bits"]
+    L["upper-bits"] = lay["size-bits"] + lay["dir-bits"]
+    L["total-bits"] = L["command-bits"] + L["upper-bits"]
+    limit = 1 << lay["size-bits"]
+    L["size-limit"] = f"{limit >> 10}kB" if limit % 1024 == 0 else f"{limit} bytes"
+    masks = {f: ((1 << lay[f + "-bits"]) - 1) << lay[f + "-shift"] for f in ("nr", "type", "dir")}
+    masks["size"] = ((1 << (lay["xsize-bits"] or lay["size-bits"])) - 1) << lay["size-shift"]
+    masks.update({d: lay[d] << lay["dir-shift"] for d in ("none", "read", "write")})
+    L["size-overlaps"] = [d.upper() for d in ("none", "read", "write") if masks[d] & masks["size"]]
+    L["mask"] = {k: f"0x{v:08X}" for k, v in masks.items()}
     return L
 
 
@@ -176,19 +196,24 @@ def split_args(text, start):
 _NUM_RE = re.compile(r"\b(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\b")
 _CHAR_RE = re.compile(r"'([^'\\])'")
 _PAREN_RE = re.compile(r"\(\s*([A-Za-z_0-9]+)\s*\)")
+_CONT_RE = re.compile(r"\\\n")
+_OCTAL_RE = re.compile(r"0[0-7]+")
+_SPACE_RE = re.compile(r"\s+")
+_PUNCT_SPACE_RE = re.compile(r" ?([^\w ]) ?")
 
 
+@functools.lru_cache(maxsize=None)
 def normalize(arg):
     """A spelling-independent form of a macro argument, to tell whether the
     model's spelling means what the header already says.  Integer and
     simple character literals become decimal, whitespace that does not
     separate two words goes, and so do parentheses around one word."""
-    s = re.sub(r"\\\n", " ", arg)     # line continuations are whitespace
+    s = _CONT_RE.sub(" ", arg)     # line continuations are whitespace
     s = _CHAR_RE.sub(lambda m: str(ord(m.group(1))), s)
-    s = _NUM_RE.sub(lambda m: str(int(m.group(1), 0) if not re.fullmatch(r"0[0-7]+", m.group(1))
+    s = _NUM_RE.sub(lambda m: str(int(m.group(1), 0) if not _OCTAL_RE.fullmatch(m.group(1))
                                    else int(m.group(1), 8)), s)
-    s = re.sub(r"\s+", " ", s).strip()
-    s = re.sub(r" ?([^\w ]) ?", r"\1", s)
+    s = _SPACE_RE.sub(" ", s).strip()
+    s = _PUNCT_SPACE_RE.sub(r"\1", s)
     prev = None
     while prev != s:
         prev = s
@@ -266,6 +291,8 @@ class UapiRewriter:
             raise RenderError(f"{self.header['spec']}: error: {self.header['path']}: "
                               f"cannot read {self.src}: {e.strerror}") from None
         cmds = {c["name"]: c for c in self.header["commands"] if not c["reserved"]}
+        for c in cmds.values():
+            self.check_code(c)
         lines = self.drop_block(lines)
         found = set()
         out = []
@@ -291,6 +318,20 @@ class UapiRewriter:
         # grouped by spec file: several ARCHes have an asm/ioctls.h
         return Output(self.path, "\n".join(out), self.header["spec"], self.header["spec"],
                       self.changes)
+
+    def check_code(self, cmd):
+        """What goes into live code, a second time after ioctlgen's grammar:
+        text that could end the #define, comment it out or add a line is
+        refused (escape.c_code()), never written."""
+        try:
+            escape.c_code(cmd["name"], "name")
+            escape.c_code(cmd["macro"], "macro")
+            for p in cmd["params"]:
+                escape.c_code(p, "parameter")
+            for a in cmd["args"]:
+                escape.c_code(a, "argument")
+        except escape.UnsafeText as e:
+            raise self.error(cmd, f"{cmd['name']!r}: {e}") from None
 
     def rewrite(self, cmd, phys, name_end):
         text = "\n".join(phys)
@@ -366,12 +407,48 @@ class UapiRewriter:
 
 # ---------------------------------------------------------------- ioctl-number.rst
 
+# The 6.1 columns of the magic-code table: Code, Seq# and Include File are
+# this wide; Comments, the last column, runs to the end of the line.
+RST_CODE_WIDTH, RST_SEQ_WIDTH, RST_INCLUDE_WIDTH = 4, 5, 57
+
+
+def magic_row_lines(row):
+    """The lines of one row of ioctl-number.rst's table, in the 6.1 columns:
+    code and seq on the first line; the Include File cell one header per
+    line, or as the row's include-cell (spec) lays it out, and likewise the
+    Seq# cell from seq-cell; in Comments the doc lines and the contact,
+    the first prefixed with "conflict!" when the row overlaps another (as
+    ioctlgen computed).  Every cell line goes through escape.rst_cell(), and
+    a cell wider than its column is an error: it would break the table."""
+    hdrs = row["include-cell"] or row["headers"]
+    seqs = row["seq-cell"] or [row["seq"]]
+    notes = (row["doc"].split("\n") if row["doc"] else []) + \
+        ([row["contact"]] if row["contact"] else [])
+    if row["overlaps"]:
+        notes = [("conflict! " + notes[0]) if notes else "conflict!"] + notes[1:]
+    cells = [[escape.rst_cell(row["code-text"])]] + \
+        [[escape.rst_cell(x) for x in col] for col in (seqs, hdrs, notes)]
+    for col, width, name in zip(cells, (RST_CODE_WIDTH, RST_SEQ_WIDTH, RST_INCLUDE_WIDTH),
+                                ("Code", "Seq#", "Include File")):
+        for text in col:
+            if len(text) > width:
+                raise RenderError(f"{row['source']}: error: {text!r} is wider than the "
+                                  f"{name} column of ioctl-number.rst ({width} characters)")
+    lines = []
+    for i in range(max(len(c) for c in cells)):
+        code, seq, inc, note = (c[i] if i < len(c) else "" for c in cells)
+        lines.append(f"{code:<{RST_CODE_WIDTH}}  {seq:<{RST_SEQ_WIDTH}}  "
+                     f"{inc:<{RST_INCLUDE_WIDTH}} {note}".rstrip())
+    return lines
+
+
 def render_rst(env, model, kernel_tree):
     if not os.path.exists(os.path.join(renderlib.TEMPLATES, "kernel", RST_TEMPLATE)):
         return []
     ctx = dict((k.replace("-", "_"), v) for k, v in model.items())
     ctx["model"] = model
     ctx["kernel_tree"] = kernel_tree
+    ctx["row_lines"] = magic_row_lines
     text = env.get_template(RST_TEMPLATE).render(**ctx)
     spec = os.path.join(model["spec-dir"], "magic.yaml")
     return [Output(RST_PATH, text, GROUP_RST, spec)]

@@ -11,6 +11,8 @@ import tempfile
 
 import jinja2
 
+import escape
+
 MODEL_VERSION = 2
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATES = os.path.join(TOP, "templates")
@@ -25,8 +27,22 @@ def load_model(path):
     return model
 
 
+# Compiled templates, kept between runs: compiling them is a third of
+# what a render costs.  Jinja2 recompiles a template whose source changed.
+BYTECODE_CACHE = os.path.join(TOP, "build", "jinja-cache")
+
+
+def _bytecode_cache():
+    try:
+        os.makedirs(BYTECODE_CACHE, exist_ok=True)
+    except OSError:
+        return None         # a read-only checkout renders all the same
+    return jinja2.FileSystemBytecodeCache(BYTECODE_CACHE)
+
+
 def environment(subdir=""):
     env = jinja2.Environment(
+        bytecode_cache=_bytecode_cache(),
         loader=jinja2.FileSystemLoader(os.path.join(TEMPLATES, subdir)),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
@@ -34,6 +50,10 @@ def environment(subdir=""):
         lstrip_blocks=True,
         autoescape=False,
     )
+    # Registry text in a C comment: escape.c_comment(); in live C code,
+    # render.py refuses what escape.c_code() does not take.
+    env.filters["c_comment"] = escape.c_comment
+    env.filters["one_line"] = escape.one_line
     return env
 
 
@@ -110,6 +130,32 @@ def recorded_hash(text):
     return m.group(1) if m else None
 
 
+def generated_refusal(path, new):
+    """Why the file at path must not be replaced by new (a stamped text, or
+    None to remove it), as a 'path:1:1: error: ...' message; None when it
+    may: it is missing, already new, or still what a generator wrote (its
+    content matches the hash its banner records, or a banner from before
+    hashes).  A file with no '@generated' line is someone's own file."""
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            old = f.read()
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError:
+        old = "\ufffd"      # not UTF-8: not what we wrote
+    if old == new:
+        return None
+    if _banner_index(old.splitlines(keepends=True)) is None:
+        return (f"{path}:1:1: error: not a generated file (no '{GENERATED_MARKER}' line); "
+                f"refusing to overwrite it: move it away, or use --force")
+    want = recorded_hash(old)
+    if want is not None and want != content_hash(old):
+        return (f"{path}:1:1: error: hand-edited since generated; its content no longer "
+                f"matches the sha256 in its '{GENERATED_MARKER}' line. Move the edits into "
+                f"the spec or the templates, or discard them: use --force")
+    return None
+
+
 def write_generated(path, text, force=False):
     """Write a generated file whose banner line (the first line containing
     '@generated') records the sha256 of its content, through
@@ -118,26 +164,10 @@ def write_generated(path, text, force=False):
     force=True (--force) overwrites anyway.  A file with no '@generated' line
     is someone's own file and is refused too; a generated file from before
     hashes (marker, no hash) is replaced.  Raises HandEditedError with a
-    'path:1:1: error: ...' message.  Returns True when the file was written."""
+    'path:1:1: error: ...' message (generated_refusal()).  Returns True when
+    the file was written."""
     new = stamp_generated(text)
-    if not force:
-        try:
-            with open(path, encoding="utf-8", newline="") as f:
-                old = f.read()
-        except FileNotFoundError:
-            old = None
-        except UnicodeDecodeError:
-            old = "\ufffd"      # not UTF-8: not what we wrote
-        if old is not None and old != new:
-            lines = old.splitlines(keepends=True)
-            if _banner_index(lines) is None:
-                raise HandEditedError(
-                    f"{path}:1:1: error: not a generated file (no '{GENERATED_MARKER}' line); "
-                    f"refusing to overwrite it: move it away, or use --force")
-            want = recorded_hash(old)
-            if want is not None and want != content_hash(old):
-                raise HandEditedError(
-                    f"{path}:1:1: error: hand-edited since generated; its content no longer "
-                    f"matches the sha256 in its '{GENERATED_MARKER}' line. Move the edits into "
-                    f"the spec or the templates, or discard them: use --force")
+    problem = None if force else generated_refusal(path, new)
+    if problem:
+        raise HandEditedError(problem)
     return write_if_changed(path, new)
