@@ -68,9 +68,16 @@ UNIT_PROGS := $(patsubst tests/unit/test-%.c,$(B)/test-%,$(wildcard tests/unit/t
 
 # ---------------------------------------------------------------- model
 # The lint in the model checks ioctl-number.rst's rows against the real tree.
+# Quiet unless something is wrong: errors in full, the warnings as one line
+# counted by rule, and in full only the warnings of the spec files that differ
+# from the last commit (what the user just edited).  V=1 or `build/ioctlgen
+# check` prints every warning.
+EDITED_SPEC = { git diff --name-only HEAD -- $(SPEC); git ls-files -o --exclude-standard -- $(SPEC); } 2>/dev/null
+MODEL_REPORT = $(if $(Q),--summary $$($(EDITED_SPEC) | sed 's/^/--full /'))
+
 $(MODEL): $(B)/ioctlgen $(SPEC_FILES) $(KSRC)/.extracted
 	$(quiet) MODEL $@
-	$(Q)$(B)/ioctlgen model --tree $(KSRC) $(SPEC) -o $@
+	$(Q)$(B)/ioctlgen model $(MODEL_REPORT) --tree $(KSRC) $(SPEC) -o $@
 
 model: $(MODEL)
 

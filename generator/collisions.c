@@ -15,9 +15,8 @@ static void add_collision(struct registry *reg, size_t *cap, const struct abi *a
 	struct collision *col;
 	size_t k = 0;
 
-	arena_grow(&reg->arena, &reg->collisions, cap, reg->n_collisions + 1,
-		   sizeof(*reg->collisions));
-	col = &reg->collisions[reg->n_collisions++];
+	col = arena_slot(&reg->arena, &reg->collisions, cap, reg->n_collisions++,
+			 sizeof(*reg->collisions));
 	col->abi = abi;
 	col->number = number;
 	col->cmds = arena_alloc(&reg->arena, n * sizeof(*col->cmds));

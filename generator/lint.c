@@ -47,8 +47,7 @@ static void add(struct registry *reg, enum lint_class cls, const struct command 
 {
 	struct lint_item *it;
 
-	arena_grow(&reg->arena, &reg->lint, &reg->lint_cap, reg->n_lint + 1, sizeof(*reg->lint));
-	it = &reg->lint[reg->n_lint++];
+	it = arena_slot(&reg->arena, &reg->lint, &reg->lint_cap, reg->n_lint++, sizeof(*reg->lint));
 	it->cls = cls;
 	it->cmd = c;
 	it->abi = abi;

@@ -14,16 +14,35 @@ static int size_key_cmp(const void *key, const void *elem)
 	return strcmp(key, ((const struct size_entry *)elem)->type);
 }
 
-bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
+/*
+ * abi_sizeof(), trying index *hint first: where type was on the ABI before.
+ * The sizes files of the ABIs list much the same types, so a command's type
+ * is mostly at the same place in each (a bsearch() per command and ABI was
+ * most of the time of numbering).
+ */
+static bool sizeof_hinted(const struct abi *abi, const char *type, uint32_t *size, size_t *hint)
 {
 	const struct size_entry *e;
 
+	if (*hint < abi->n_sizes && !strcmp(abi->sizes[*hint].type, type)) {
+		*size = abi->sizes[*hint].size;
+		return true;
+	}
 	if (!abi->n_sizes)
 		return false;
 	e = bsearch(type, abi->sizes, abi->n_sizes, sizeof(*abi->sizes), size_key_cmp);
-	if (e)
-		*size = e->size;
-	return e != NULL;
+	if (!e)
+		return false;
+	*size = e->size;
+	*hint = (size_t)(e - abi->sizes);
+	return true;
+}
+
+bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
+{
+	size_t hint = SIZE_MAX;
+
+	return sizeof_hinted(abi, type, size, &hint);
 }
 
 /* An absent: entry, NAME or HEADER:NAME (header NULL for the first). */
@@ -177,6 +196,7 @@ void commands_number(struct registry *reg)
 			struct command *c = &reg->headers[h].commands[i];
 			const char *t = command_sized_type(c);
 			bool overflow_reported = false;
+			size_t hint = SIZE_MAX;
 
 			c->numbers = arena_alloc(&reg->arena, (reg->n_abis + 1) * sizeof(*c->numbers));
 			for (size_t k = 0; k < reg->n_abis; k++) {
@@ -188,7 +208,7 @@ void commands_number(struct registry *reg)
 					continue;
 				if (c->legacy)
 					check_legacy(reg, c, abi);
-				if (t && !abi_sizeof(abi, t, &size)) {
+				if (t && !sizeof_hinted(abi, t, &size, &hint)) {
 					CMD_ERR(reg, c, c->legacy ? c->legacy->spell_mark : c->type_mark,
 						"missing-size",
 					    "%s: no measured size of '%s' on %s: run 'make sizes'", c->name, t,

@@ -199,10 +199,8 @@ void load_header(struct loader *L, const struct ynode *root, const char *rel,
 	L->about = (struct about){ NULL, scalar_text(ymap_get(root, "header")) };
 	if (!check_keys(L, root, "a header spec", top))
 		return;
-	arena_grow(L->a, &reg->headers, &L->cap_headers, reg->n_headers + 1,
-		   sizeof(*reg->headers));
-	h = &reg->headers[reg->n_headers];
-	memset(h, 0, sizeof(*h));
+	h = arena_slot(L->a, &reg->headers, &L->cap_headers, reg->n_headers,
+		       sizeof(*reg->headers));
 	h->mark = root->mark;
 	h->spec = file;
 	h->path = get_str(L, root, "header", &hm);

@@ -25,12 +25,15 @@ enum scalar_kind scalar_kind(const struct ynode *n)
 
 	if (!n->plain)
 		return SK_STR;
-	for (size_t i = 0; i < sizeof(nulls) / sizeof(*nulls); i++)
-		if (!strcmp(s, nulls[i]))
-			return SK_NULL;
-	for (size_t i = 0; i < sizeof(bools) / sizeof(*bools); i++)
-		if (!strcmp(s, bools[i]))
-			return SK_BOOL;
+	/* every null and boolean word is short and starts with one of these */
+	if (n->len <= 5 && (!*s || strchr("~nNyYtTfFoO", *s))) {
+		for (size_t i = 0; i < sizeof(nulls) / sizeof(*nulls); i++)
+			if (!strcmp(s, nulls[i]))
+				return SK_NULL;
+		for (size_t i = 0; i < sizeof(bools) / sizeof(*bools); i++)
+			if (!strcmp(s, bools[i]))
+				return SK_BOOL;
+	}
 	if (*s == '-' || *s == '+')
 		s++;
 	if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && all_of(s + 2, "0123456789abcdefABCDEF_")) ||

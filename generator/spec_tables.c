@@ -5,6 +5,18 @@
 
 #include "spec_load.h"
 
+/* The list of a table file (layouts.yaml, abis.yaml, magic.yaml), its
+ * keys and doc checked; NULL when there is none to read. */
+static const struct ynode *table_list(struct loader *L, const struct ynode *root,
+				      const char *file, const struct keyspec *top,
+				      const char *key)
+{
+	if (!check_keys(L, root, file, top))
+		return NULL;
+	get_str(L, root, "doc", NULL);
+	return get_list(L, root, key);
+}
+
 /* ------------------------------------------------------------ layouts.yaml */
 
 void load_layouts(struct loader *L, const struct ynode *root)
@@ -18,11 +30,7 @@ void load_layouts(struct loader *L, const struct ynode *root)
 	struct registry *reg = L->reg;
 	const struct ynode *list;
 
-	if (!check_keys(L, root, "layouts.yaml", top))
-		return;
-	if (ymap_get(root, "doc"))
-		get_str(L, root, "doc", NULL);
-	list = get_list(L, root, "layouts");
+	list = table_list(L, root, "layouts.yaml", top, "layouts");
 	for (size_t i = 0; list && i < list->n; i++) {
 		const struct ynode *m = list->kids[i];
 		struct layout *l;
@@ -30,10 +38,8 @@ void load_layouts(struct loader *L, const struct ynode *root)
 
 		if (!check_keys(L, m, "a layout", ks))
 			continue;
-		arena_grow(L->a, &reg->layouts, &L->cap_layouts, reg->n_layouts + 1,
-			   sizeof(*reg->layouts));
-		l = &reg->layouts[reg->n_layouts];
-		memset(l, 0, sizeof(*l));
+		l = arena_slot(L->a, &reg->layouts, &L->cap_layouts, reg->n_layouts,
+			       sizeof(*reg->layouts));
 		l->mark = m->mark;
 		l->name = get_str(L, m, "name", NULL);
 		l->doc = get_str(L, m, "doc", NULL);
@@ -87,20 +93,14 @@ void load_abis(struct loader *L, const struct ynode *root)
 	struct registry *reg = L->reg;
 	const struct ynode *list;
 
-	if (!check_keys(L, root, "abis.yaml", top))
-		return;
-	if (ymap_get(root, "doc"))
-		get_str(L, root, "doc", NULL);
-	list = get_list(L, root, "abis");
+	list = table_list(L, root, "abis.yaml", top, "abis");
 	for (size_t i = 0; list && i < list->n; i++) {
 		const struct ynode *m = list->kids[i];
 		struct abi *abi;
 
 		if (!check_keys(L, m, "an ABI", ks))
 			continue;
-		arena_grow(L->a, &reg->abis, &L->cap_abis, reg->n_abis + 1, sizeof(*reg->abis));
-		abi = &reg->abis[reg->n_abis];
-		memset(abi, 0, sizeof(*abi));
+		abi = arena_slot(L->a, &reg->abis, &L->cap_abis, reg->n_abis, sizeof(*reg->abis));
 		abi->mark = m->mark;
 		abi->name = get_str(L, m, "name", NULL);
 		abi->doc = get_str(L, m, "doc", NULL);
@@ -177,10 +177,7 @@ void load_magic(struct loader *L, const struct ynode *root)
 	struct registry *reg = L->reg;
 	const struct ynode *list;
 
-	if (!check_keys(L, root, "magic.yaml", top))
-		return;
-	get_str(L, root, "doc", NULL);
-	list = get_list(L, root, "magic-codes");
+	list = table_list(L, root, "magic.yaml", top, "magic-codes");
 	for (size_t i = 0; list && i < list->n; i++) {
 		const struct ynode *m = list->kids[i];
 		struct magic_row *r;
@@ -189,9 +186,7 @@ void load_magic(struct loader *L, const struct ynode *root)
 
 		if (!check_keys(L, m, "a magic-code row", ks))
 			continue;
-		arena_grow(L->a, &reg->rows, &L->cap_rows, reg->n_rows + 1, sizeof(*reg->rows));
-		r = &reg->rows[reg->n_rows];
-		memset(r, 0, sizeof(*r));
+		r = arena_slot(L->a, &reg->rows, &L->cap_rows, reg->n_rows, sizeof(*reg->rows));
 		r->mark = m->mark;
 		ok &= get_magic(L, m, "code", &r->code, &r->code_text, &code_mark);
 		r->seq = get_str(L, m, "seq", &seq_mark);

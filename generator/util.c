@@ -32,19 +32,27 @@ void *xrealloc(void *p, size_t size)
 	return p;
 }
 
+/* A capacity of at least n elements of size sz: cap doubled until it holds them. */
+static size_t capacity_for(size_t cap, size_t n, size_t sz)
+{
+	while (cap < n) {
+		if (cap > SIZE_MAX / 2)
+			out_of_memory();
+		cap = cap ? cap * 2 : 8;
+	}
+	if (cap > SIZE_MAX / sz)
+		out_of_memory();
+	return cap;
+}
+
 void grow(void *v, size_t *cap, size_t n, size_t sz)
 {
 	void **vp = v;
-	size_t c = *cap;
 
-	if (n <= c)
+	if (n <= *cap)
 		return;
-	while (c < n)
-		c = c ? c * 2 : 8;
-	if (c > SIZE_MAX / sz)
-		out_of_memory();
-	*vp = xrealloc(*vp, c * sz);
-	*cap = c;
+	*cap = capacity_for(*cap, n, sz);
+	*vp = xrealloc(*vp, *cap * sz);
 }
 
 void *arena_alloc(struct arena *a, size_t size)
@@ -101,23 +109,20 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 	return p;
 }
 
-void arena_grow(struct arena *a, void *v, size_t *cap, size_t n, size_t sz)
+void *arena_slot(struct arena *a, void *v, size_t *cap, size_t n, size_t sz)
 {
-	void **vp = v;
-	size_t c = *cap;
-	void *p;
+	char **vp = v;
 
-	if (n <= c)
-		return;
-	while (c < n)
-		c = c ? c * 2 : 8;
-	if (c > SIZE_MAX / sz)
-		out_of_memory();
-	p = arena_alloc(a, c * sz);
-	if (*cap)
-		memcpy(p, *vp, *cap * sz);
-	*vp = p;
-	*cap = c;
+	if (n >= *cap) {
+		size_t c = capacity_for(*cap, n + 1, sz);
+		char *p = arena_alloc(a, c * sz);
+
+		if (*cap)
+			memcpy(p, *vp, *cap * sz);
+		*vp = p;
+		*cap = c;
+	}
+	return memset(*vp + n * sz, 0, sz);
 }
 
 void arena_release(struct arena *a)
@@ -130,22 +135,15 @@ void arena_release(struct arena *a)
 	}
 }
 
-void sb_add(struct strbuf *sb, const char *s, size_t n)
+/* Room for n more bytes and the terminating NUL. */
+void sb_grow(struct strbuf *sb, size_t n)
 {
 	grow(&sb->buf, &sb->cap, sb->len + n + 1, 1);
-	memcpy(sb->buf + sb->len, s, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
 }
 
 void sb_puts(struct strbuf *sb, const char *s)
 {
 	sb_add(sb, s, strlen(s));
-}
-
-void sb_putc(struct strbuf *sb, char c)
-{
-	sb_add(sb, &c, 1);
 }
 
 void sb_printf(struct strbuf *sb, const char *fmt, ...)

@@ -100,15 +100,40 @@ static bool refuse_extras(struct builder *b, yaml_event_t *ev, const yaml_char_t
 	return true;
 }
 
+/* A node's children while it is parsed: most nodes have a few, kept on the
+ * stack; the heap only for long lists and maps. */
 struct kids {
 	struct ynode **v;
 	size_t n, cap;
+	struct ynode *few[16];
 };
+
+static void kids_init(struct kids *k)
+{
+	k->v = k->few;
+	k->n = 0;
+	k->cap = sizeof(k->few) / sizeof(*k->few);
+}
 
 static void push(struct kids *k, struct ynode *n)
 {
-	grow(&k->v, &k->cap, k->n + 1, sizeof(*k->v));
+	if (k->n == k->cap) {
+		struct ynode **v = k->v == k->few ? NULL : k->v;
+		size_t cap = k->cap;
+
+		grow(&v, &cap, k->n + 1, sizeof(*v));
+		if (k->v == k->few)
+			memcpy(v, k->few, sizeof(k->few));
+		k->v = v;
+		k->cap = cap;
+	}
 	k->v[k->n++] = n;
+}
+
+static void kids_release(struct kids *k)
+{
+	if (k->v != k->few)
+		free(k->v);
 }
 
 static void finish(struct builder *b, struct ynode *node, struct kids *k)
@@ -117,7 +142,7 @@ static void finish(struct builder *b, struct ynode *node, struct kids *k)
 	node->kids = arena_alloc(b->a, k->n * sizeof(*k->v) + 1);
 	if (k->n)
 		memcpy(node->kids, k->v, k->n * sizeof(*k->v));
-	free(k->v);
+	kids_release(k);
 }
 
 static int key_cmp(const void *pa, const void *pb)
@@ -133,7 +158,14 @@ static int key_cmp(const void *pa, const void *pb)
 	return a->mark.col < b->mark.col ? -1 : a->mark.col > b->mark.col;
 }
 
-/* Sorting keeps this linear-logarithmic for the large maps of sizes files. */
+static void report_duplicate(struct builder *b, const struct ynode *key, const struct ynode *first)
+{
+	diag_add(b->d, key->mark, SEV_ERROR, "duplicate-key", false,
+		 "duplicate key '%s' (first at line %u)", key->str, first->mark.line);
+}
+
+/* Sorting keeps this linear-logarithmic for the large maps of sizes files;
+ * the small maps of every entry are cheaper compared pair by pair. */
 static void report_duplicate_keys(struct builder *b, const struct ynode *map)
 {
 	size_t n = ymap_len(map);
@@ -141,6 +173,15 @@ static void report_duplicate_keys(struct builder *b, const struct ynode *map)
 
 	if (n < 2)
 		return;
+	if (n <= 16) {
+		for (size_t i = 1; i < n; i++)
+			for (size_t f = 0; f < i; f++)
+				if (!strcmp(ymap_key(map, i)->str, ymap_key(map, f)->str)) {
+					report_duplicate(b, ymap_key(map, i), ymap_key(map, f));
+					break;
+				}
+		return;
+	}
 	keys = xrealloc(NULL, n * sizeof(*keys));
 	for (size_t i = 0; i < n; i++)
 		keys[i] = ymap_key(map, i);
@@ -150,19 +191,72 @@ static void report_duplicate_keys(struct builder *b, const struct ynode *map)
 			first = i;
 			continue;
 		}
-		diag_add(b->d, keys[i]->mark, SEV_ERROR, "duplicate-key", false,
-			 "duplicate key '%s' (first at line %u)", keys[i]->str,
-			 keys[first]->mark.line);
+		report_duplicate(b, keys[i], keys[first]);
 	}
 	free(keys);
+}
+
+static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned int depth);
+
+/* The next child of a collection that ends with an event of type end:
+ * 1 and the child, 0 at the end, -1 after an error. */
+static int next_child(struct builder *b, yaml_event_type_t end, unsigned int depth,
+		      struct ynode **child)
+{
+	yaml_event_t ev;
+
+	if (!next_event(b, &ev))
+		return -1;
+	if (ev.type == end) {
+		yaml_event_delete(&ev);
+		return 0;
+	}
+	*child = parse_node(b, &ev, depth + 1);
+	yaml_event_delete(&ev);
+	return *child ? 1 : -1;
+}
+
+/* A sequence or mapping, from the event after its start to its end. */
+static struct ynode *parse_children(struct builder *b, yaml_event_t *ev, enum ykind kind,
+				    unsigned int depth)
+{
+	struct ynode *node = new_node(b, kind, ev->start_mark), *child, *value;
+	yaml_event_type_t end = kind == Y_MAP ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
+	struct kids k;
+	int got;
+
+	kids_init(&k);
+	while ((got = next_child(b, end, depth, &child)) > 0) {
+		if (kind == Y_SEQ) {
+			push(&k, child);
+			continue;
+		}
+		if (child->kind != Y_SCALAR) {
+			diag_add(b->d, child->mark, SEV_ERROR, "type", false,
+				 "a mapping key must be a plain string");
+			goto fail;
+		}
+		/* a value always follows its key: no end event here */
+		if (next_child(b, YAML_NO_EVENT, depth, &value) <= 0)
+			goto fail;
+		push(&k, child);
+		push(&k, value);
+	}
+	if (got < 0)
+		goto fail;
+	finish(b, node, &k);
+	if (kind == Y_MAP)
+		report_duplicate_keys(b, node);
+	return node;
+fail:
+	kids_release(&k);
+	return NULL;
 }
 
 /* Parse the node whose first event is ev (already taken). */
 static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned int depth)
 {
-	struct ynode *node = NULL;
-	struct kids k = { 0 };
-	yaml_event_t child;
+	struct ynode *node;
 
 	if (depth > YAML_MAX_DEPTH) {
 		diag_add(b->d, mark_of(b, ev->start_mark), SEV_ERROR, "syntax", false,
@@ -198,66 +292,17 @@ static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned in
 		if (!refuse_extras(b, ev, ev->data.sequence_start.anchor,
 				   ev->data.sequence_start.tag, ev->data.sequence_start.implicit))
 			return NULL;
-		node = new_node(b, Y_SEQ, ev->start_mark);
-		for (;;) {
-			if (!next_event(b, &child))
-				goto fail;
-			if (child.type == YAML_SEQUENCE_END_EVENT) {
-				yaml_event_delete(&child);
-				break;
-			}
-			struct ynode *item = parse_node(b, &child, depth + 1);
-
-			yaml_event_delete(&child);
-			if (!item)
-				goto fail;
-			push(&k, item);
-		}
-		finish(b, node, &k);
-		return node;
+		return parse_children(b, ev, Y_SEQ, depth);
 	case YAML_MAPPING_START_EVENT:
 		if (!refuse_extras(b, ev, ev->data.mapping_start.anchor,
 				   ev->data.mapping_start.tag, ev->data.mapping_start.implicit))
 			return NULL;
-		node = new_node(b, Y_MAP, ev->start_mark);
-		for (;;) {
-			if (!next_event(b, &child))
-				goto fail;
-			if (child.type == YAML_MAPPING_END_EVENT) {
-				yaml_event_delete(&child);
-				break;
-			}
-			struct ynode *key = parse_node(b, &child, depth + 1);
-
-			yaml_event_delete(&child);
-			if (!key)
-				goto fail;
-			if (key->kind != Y_SCALAR) {
-				diag_add(b->d, key->mark, SEV_ERROR, "type", false,
-					 "a mapping key must be a plain string");
-				goto fail;
-			}
-			if (!next_event(b, &child))
-				goto fail;
-			struct ynode *value = parse_node(b, &child, depth + 1);
-
-			yaml_event_delete(&child);
-			if (!value)
-				goto fail;
-			push(&k, key);
-			push(&k, value);
-		}
-		finish(b, node, &k);
-		report_duplicate_keys(b, node);
-		return node;
+		return parse_children(b, ev, Y_MAP, depth);
 	default:
 		diag_add(b->d, mark_of(b, ev->start_mark), SEV_ERROR, "syntax", false,
 			 "unexpected YAML event");
 		return NULL;
 	}
-fail:
-	free(k.v);
-	return NULL;
 }
 
 struct ynode *ytree_parse(struct arena *a, struct diags *d, const char *file,

@@ -45,10 +45,36 @@ int usage_help(const char *cmd);
 int report_diags(const struct registry *reg, bool werror, bool show_accepted);
 
 /*
- * Load and check the registry; print its diagnostics to stderr.  Returns 0
- * when it may be used (no errors, and no warnings under werror).
+ * The options of commands that report every diagnostic (check, model):
+ * --werror, --show-accepted, and for make --summary [--full FILE]...
  */
-int load_checked(struct registry *reg, const char *dir, bool werror, bool show_accepted);
+enum { OPT_WERROR = 0x200, OPT_SHOW_ACCEPTED, OPT_SUMMARY, OPT_FULL };
+#define REPORT_OPTIONS \
+	{ "werror", no_argument, NULL, OPT_WERROR }, \
+	{ "show-accepted", no_argument, NULL, OPT_SHOW_ACCEPTED }, \
+	{ "summary", no_argument, NULL, OPT_SUMMARY }, \
+	{ "full", required_argument, NULL, OPT_FULL }
+
+struct file_id;
+
+struct report {
+	bool werror, show_accepted, summary, given_full;
+	struct file_id *full;	/* the files whose warnings --summary shows */
+	size_t n_full, cap_full;
+};
+
+/* Take one of REPORT_OPTIONS; false if opt is not one of them. */
+bool report_option(struct report *r, int opt, const char *arg);
+
+/* After the options: 0, or EXIT_USAGE after saying what does not go together. */
+int report_usage(const struct report *r, const char *cmd);
+
+/* Load and check the registry, print its diagnostics as r asks.  Returns 0
+ * when it may be used (no errors, and no warnings under --werror), else
+ * EXIT_DATA; the caller releases reg either way. */
+int report_load(struct registry *reg, const char *dir, const struct report *r);
+
+void report_release(struct report *r);
 
 /*
  * Load and check a registry a command only reads (decode, encode, lint):

@@ -15,13 +15,6 @@ int report_diags(const struct registry *reg, bool werror, bool show_accepted)
 	return reg->diags.errors || (werror && reg->diags.warnings) ? EXIT_DATA : 0;
 }
 
-int load_checked(struct registry *reg, const char *dir, bool werror, bool show_accepted)
-{
-	registry_load(reg, dir);
-	registry_check(reg);
-	return report_diags(reg, werror, show_accepted);
-}
-
 int spec_operand(const char *cmd, int argc, char **argv, const char **spec)
 {
 	if (argc - optind > 1)

@@ -13,7 +13,9 @@ static const struct cmd {
 } commands[] = {
 	{ "check", cmd_check,
 	  "check [--werror] [--show-accepted] [--summary [--full FILE]...] [SPEC_DIR]" },
-	{ "model", cmd_model, "model [--werror] [--tree KERNEL_TREE] [SPEC_DIR] -o FILE" },
+	{ "model", cmd_model,
+	  "model [--werror] [--show-accepted] [--summary [--full FILE]...] "
+	  "[--tree KERNEL_TREE] [SPEC_DIR] -o FILE" },
 	{ "dump", cmd_dump, "dump [SPEC_DIR] [-o FILE|-]" },
 	{ "decode", cmd_decode, "decode [--spec SPEC_DIR] [--abi ABI] NUMBER" },
 	{ "encode", cmd_encode, "encode [--spec SPEC_DIR] {--abi ABI | --layout LAYOUT} DIR TYPE NR SIZE" },

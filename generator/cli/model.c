@@ -6,36 +6,43 @@
 int cmd_model(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "werror", no_argument, NULL, 'W' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "tree", required_argument, NULL, 't' },
+		REPORT_OPTIONS,
 		COMMON_OPTIONS,
 		{ 0 } };
 	const char *out = NULL, *tree = NULL, *spec = NULL;
+	struct report report = { 0 };
 	struct strbuf sb = { 0 };
-	bool werror = false;
 	struct registry reg;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		if (c == 'W')
-			werror = true;
-		else if (c == 'o')
+		if (report_option(&report, c, optarg)) {
+			continue;
+		} else if (c == 'o') {
 			out = optarg;
-		else if (c == 't')
+		} else if (c == 't') {
 			tree = optarg;
-		else if (c == OPT_SPEC)
+		} else if (c == OPT_SPEC) {
 			spec = optarg;
-		else if (c == OPT_HELP)
-			return usage_help("model");
-		else
-			return usage_error("model", "unknown option");
+		} else if (c == OPT_HELP) {
+			rc = usage_help("model");
+			goto out;
+		} else {
+			rc = usage_error("model", "unknown option");
+			goto out;
+		}
 	}
-	if (!out)
-		return usage_error("model", "no output file: give -o FILE");
-	if (spec_operand("model", argc, argv, &spec))
-		return EXIT_USAGE;
-	rc = load_checked(&reg, spec, werror, false);
+	if (!out) {
+		rc = usage_error("model", "no output file: give -o FILE");
+		goto out;
+	}
+	if (spec_operand("model", argc, argv, &spec) || report_usage(&report, "model")) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	rc = report_load(&reg, spec, &report);
 	if (rc == 0) {
 		/* Only a registry that checks clean is written, and never half a file. */
 		registry_lint(&reg, tree);
@@ -44,5 +51,7 @@ int cmd_model(int argc, char **argv)
 		sb_release(&sb);
 	}
 	registry_release(&reg);
+out:
+	report_release(&report);
 	return rc;
 }
