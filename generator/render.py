@@ -22,7 +22,6 @@ and shifts, see layout_context()).
 
 import argparse
 import functools
-import hashlib
 import os
 import pickle
 import re
@@ -437,14 +436,11 @@ class HeaderCache:
     def __init__(self, kernel_tree, path):
         self.path = path
         self.kernel_tree = kernel_tree
-        h = hashlib.sha256()
         tdir = os.path.join(renderlib.TEMPLATES, "kernel")
         here = os.path.dirname(os.path.abspath(__file__))
-        for fn in [os.path.join(here, f) for f in ("render.py", "renderlib.py", "escape.py")] + sorted(
-                os.path.join(tdir, f) for f in os.listdir(tdir) if f.endswith(".j2")):
-            with open(fn, "rb") as f:
-                h.update(f.read())
-        self.code = h.hexdigest()
+        self.code = renderlib.files_hash(
+            [os.path.join(here, f) for f in ("render.py", "renderlib.py", "escape.py")] +
+            sorted(os.path.join(tdir, f) for f in os.listdir(tdir) if f.endswith(".j2")))
         try:
             with open(self.path, "rb") as f:
                 self.old = pickle.load(f)
@@ -458,9 +454,8 @@ class HeaderCache:
             stamp = [st.st_size, st.st_mtime_ns]
         except OSError:
             return None
-        # repr: the model's dicts keep the JSON's key order, and it is fast
-        return hashlib.sha256(repr([self.code, os.path.abspath(self.kernel_tree), src,
-                                    stamp, header]).encode("utf-8")).hexdigest()
+        return renderlib.context_key([self.code, os.path.abspath(self.kernel_tree), src,
+                                      stamp, header])
 
     def render(self, env, model, header):
         rw = UapiRewriter(env, model, header, self.kernel_tree)
