@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The spec tree: every *.yaml file below the spec directory.  The tree comes
+ * from contributors, so the walk is bounded whatever it holds: each
+ * directory is read once (by device and inode), a symlink must stay inside
+ * the spec directory, and a directory that leads back to one of its
+ * ancestors is reported as a loop instead of being walked forever.  Names a
+ * loader would silently miss (x.yml, a directory named x.yaml) are errors.
+ */
+#define _XOPEN_SOURCE 700	/* realpath() */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "spec_load.h"
+#include "spec_guard.h"
+
+struct dir_id {
+	dev_t dev;
+	ino_t ino;
+	const char *rel;	/* where the walk first read it */
+	bool open;		/* on the path being walked: reaching it again is a loop */
+};
+
+struct walk {
+	struct loader *L;
+	const char *root, *real_root;
+	size_t real_len;
+	struct dir_id *seen;
+	size_t n_seen, cap_seen;
+	struct pathlist *out;
+};
+
+/* "syntax" for what cannot be read, as for a file; "spec-tree" for the shape of the tree */
+#define TREE_ERR(w, rule, path, ...) \
+	ERR((w)->L, ((struct mark){ (path), 1, 1 }), rule, __VA_ARGS__)
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && !strcmp(s + n - k, suffix);
+}
+
+/* A symlink must resolve to a place inside the spec directory. */
+static bool inside(struct walk *w, const char *full)
+{
+	char *real = realpath(full, NULL);
+	bool ok = real && !strncmp(real, w->real_root, w->real_len) &&
+		  (real[w->real_len] == '/' || real[w->real_len] == '\0');
+
+	if (!real)
+		TREE_ERR(w, "syntax", full, "cannot resolve: %s", strerror(errno));
+	else if (!ok)
+		TREE_ERR(w, "spec-tree", full, "leads outside the spec directory, to %s", real);
+	free(real);
+	return ok;
+}
+
+static void walk_dir(struct walk *w, const char *rel, const struct stat *dst);
+
+static void walk_entry(struct walk *w, const char *rel, const char *name)
+{
+	char *sub = rel[0] ? arena_printf(w->L->a, "%s/%s", rel, name) : arena_strdup(w->L->a, name);
+	char *full = arena_printf(w->L->a, "%s/%s", w->root, sub);
+	bool yaml = has_suffix(name, ".yaml");
+	struct stat lst, st;
+
+	if (lstat(full, &lst))
+		return;		/* gone since readdir(): nothing to load */
+	if (S_ISLNK(lst.st_mode) && !inside(w, full))
+		return;
+	if (stat(full, &st)) {
+		/* a dangling link or a link loop: never drop a spec file silently */
+		if (yaml)
+			TREE_ERR(w, "syntax", full, "cannot read: %s", strerror(errno));
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (yaml)
+			TREE_ERR(w, "spec-tree", full, "a directory named like a spec file: spec files are regular *.yaml files");
+		else if (strcmp(sub, "schema"))
+			walk_dir(w, sub, &st);
+	} else if (yaml) {
+		/* a FIFO or a device would block read_file() or never end */
+		if (!S_ISREG(st.st_mode)) {
+			TREE_ERR(w, "syntax", full, "cannot read: not a regular file");
+			return;
+		}
+		grow(&w->out->v, &w->out->cap, w->out->n + 1, sizeof(*w->out->v));
+		w->out->v[w->out->n++] = sub;
+	} else if (has_suffix(name, ".yml")) {
+		TREE_ERR(w, "spec-tree", full, "spec files end in .yaml: this one would never be read");
+	}
+}
+
+static void walk_dir(struct walk *w, const char *rel, const struct stat *dst)
+{
+	const char *path = rel[0] ? arena_printf(w->L->a, "%s/%s", w->root, rel) : w->root;
+	size_t me;
+	struct dirent *e;
+	DIR *d;
+
+	for (size_t i = 0; i < w->n_seen; i++) {
+		const struct dir_id *s = &w->seen[i];
+
+		if (s->dev != dst->st_dev || s->ino != dst->st_ino)
+			continue;
+		if (s->open)
+			TREE_ERR(w, "spec-tree", path, "a directory symlink loop: this leads back to %s/%s",
+				 w->root, s->rel);
+		else
+			TREE_ERR(w, "spec-tree", path, "the same directory as %s/%s: its files would be read twice",
+				 w->root, s->rel);
+		return;
+	}
+	if (!(d = opendir(path))) {
+		TREE_ERR(w, "syntax", path, "cannot read directory: %s", strerror(errno));
+		return;
+	}
+	grow(&w->seen, &w->cap_seen, w->n_seen + 1, sizeof(*w->seen));
+	me = w->n_seen++;
+	w->seen[me] = (struct dir_id){ dst->st_dev, dst->st_ino, rel, true };
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			walk_entry(w, rel, e->d_name);
+	closedir(d);
+	w->seen[me].open = false;
+}
+
+void spec_walk(struct loader *L, const char *root, struct pathlist *out)
+{
+	struct walk w = { .L = L, .root = root, .out = out };
+	struct stat st;
+	char *real = realpath(root, NULL);
+
+	if (!real || stat(real, &st)) {
+		TREE_ERR(&w, "syntax", root, "cannot read directory: %s", strerror(errno));
+		free(real);
+		return;
+	}
+	w.real_root = real;
+	w.real_len = strlen(real);
+	if (w.real_len == 1)	/* the spec directory is /: everything is inside */
+		w.real_len = 0;
+	walk_dir(&w, "", &st);
+	free(w.seen);
+	free(real);
+}
