@@ -78,7 +78,7 @@ int cmd_decode(int argc, char **argv)
 	uint64_t number;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		if (c == 'a')
 			abi_name = optarg;
 		else if (c == OPT_SPEC)
@@ -86,7 +86,7 @@ int cmd_decode(int argc, char **argv)
 		else if (c == OPT_HELP)
 			return usage_help("decode");
 		else
-			return usage_error("decode", "unknown option");
+			return option_error("decode", c, argc, argv);
 	}
 	if (argc - optind != 1)
 		return usage_error("decode", "give one NUMBER");

@@ -17,7 +17,7 @@ int cmd_model(int argc, char **argv)
 	struct registry reg;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
 		if (report_option(&report, c, optarg)) {
 			continue;
 		} else if (c == 'o') {
@@ -30,7 +30,7 @@ int cmd_model(int argc, char **argv)
 			rc = usage_help("model");
 			goto out;
 		} else {
-			rc = usage_error("model", "unknown option");
+			rc = option_error("model", c, argc, argv);
 			goto out;
 		}
 	}
