@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The spec tree: every *.yaml file below the spec directory.  The tree comes
- * from contributors, so the walk is bounded whatever it holds: each
- * directory is read once (by device and inode), a symlink must stay inside
- * the spec directory, and a directory that leads back to one of its
- * ancestors is reported as a loop instead of being walked forever.  Names a
- * loader would silently miss (x.yml, a directory named x.yaml) are errors.
+ * from contributors, so the walk is bounded whatever it holds: a symlink
+ * must stay inside the spec directory, each directory is read once (by
+ * device and inode), and a directory symlink that leads back to one of its
+ * ancestors is reported as a loop instead of being walked forever.  Real
+ * directories are walked first and symlinked ones after, so that a
+ * directory reached twice is always blamed on the link, whatever order
+ * readdir() gives.  Names a loader would silently miss (x.yml, a directory
+ * named x.yaml) are errors.
  */
 #define _XOPEN_SOURCE 700	/* realpath() */
 #include <dirent.h>
@@ -21,8 +24,7 @@
 struct dir_id {
 	dev_t dev;
 	ino_t ino;
-	const char *rel;	/* where the walk first read it */
-	bool open;		/* on the path being walked: reaching it again is a loop */
+	const char *rel;	/* where the walk read it */
 };
 
 struct walk {
@@ -31,6 +33,8 @@ struct walk {
 	size_t real_len;
 	struct dir_id *seen;
 	size_t n_seen, cap_seen;
+	const char **links;	/* directory symlinks, walked after the real tree */
+	size_t n_links, cap_links;
 	struct pathlist *out;
 };
 
@@ -45,12 +49,16 @@ static bool has_suffix(const char *s, const char *suffix)
 	return n > k && !strcmp(s + n - k, suffix);
 }
 
+static bool path_within(const char *path, const char *dir, size_t len)
+{
+	return !strncmp(path, dir, len) && (path[len] == '/' || path[len] == '\0');
+}
+
 /* A symlink must resolve to a place inside the spec directory. */
 static bool inside(struct walk *w, const char *full)
 {
 	char *real = realpath(full, NULL);
-	bool ok = real && !strncmp(real, w->real_root, w->real_len) &&
-		  (real[w->real_len] == '/' || real[w->real_len] == '\0');
+	bool ok = real && path_within(real, w->real_root, w->real_len);
 
 	if (!real)
 		TREE_ERR(w, "syntax", full, "cannot resolve: %s", strerror(errno));
@@ -58,6 +66,11 @@ static bool inside(struct walk *w, const char *full)
 		TREE_ERR(w, "spec-tree", full, "leads outside the spec directory, to %s", real);
 	free(real);
 	return ok;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static void walk_dir(struct walk *w, const char *rel, const struct stat *dst);
@@ -82,8 +95,12 @@ static void walk_entry(struct walk *w, const char *rel, const char *name)
 	if (S_ISDIR(st.st_mode)) {
 		if (yaml)
 			TREE_ERR(w, "spec-tree", full, "a directory named like a spec file: spec files are regular *.yaml files");
-		else if (strcmp(sub, "schema"))
+		else if (S_ISLNK(lst.st_mode)) {
+			grow(&w->links, &w->cap_links, w->n_links + 1, sizeof(*w->links));
+			w->links[w->n_links++] = sub;
+		} else if (strcmp(sub, "schema")) {
 			walk_dir(w, sub, &st);
+		}
 	} else if (yaml) {
 		/* a FIFO or a device would block read_file() or never end */
 		if (!S_ISREG(st.st_mode)) {
@@ -97,38 +114,63 @@ static void walk_entry(struct walk *w, const char *rel, const char *name)
 	}
 }
 
+/* Read one directory, once; its entries in name order. */
 static void walk_dir(struct walk *w, const char *rel, const struct stat *dst)
 {
 	const char *path = rel[0] ? arena_printf(w->L->a, "%s/%s", w->root, rel) : w->root;
-	size_t me;
+	struct pathlist names = { 0 };
 	struct dirent *e;
 	DIR *d;
 
 	for (size_t i = 0; i < w->n_seen; i++) {
-		const struct dir_id *s = &w->seen[i];
-
-		if (s->dev != dst->st_dev || s->ino != dst->st_ino)
-			continue;
-		if (s->open)
-			TREE_ERR(w, "spec-tree", path, "a directory symlink loop: this leads back to %s/%s",
-				 w->root, s->rel);
-		else
+		if (w->seen[i].dev == dst->st_dev && w->seen[i].ino == dst->st_ino) {
 			TREE_ERR(w, "spec-tree", path, "the same directory as %s/%s: its files would be read twice",
-				 w->root, s->rel);
-		return;
+				 w->root, w->seen[i].rel);
+			return;
+		}
 	}
 	if (!(d = opendir(path))) {
 		TREE_ERR(w, "syntax", path, "cannot read directory: %s", strerror(errno));
 		return;
 	}
 	grow(&w->seen, &w->cap_seen, w->n_seen + 1, sizeof(*w->seen));
-	me = w->n_seen++;
-	w->seen[me] = (struct dir_id){ dst->st_dev, dst->st_ino, rel, true };
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			walk_entry(w, rel, e->d_name);
+	w->seen[w->n_seen++] = (struct dir_id){ dst->st_dev, dst->st_ino, rel };
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		grow(&names.v, &names.cap, names.n + 1, sizeof(*names.v));
+		names.v[names.n++] = arena_strdup(w->L->a, e->d_name);
+	}
 	closedir(d);
-	w->seen[me].open = false;
+	if (names.n)
+		qsort(names.v, names.n, sizeof(*names.v), name_cmp);
+	for (size_t i = 0; i < names.n; i++)
+		walk_entry(w, rel, names.v[i]);
+	free(names.v);
+}
+
+/* A directory symlink: a loop when it resolves to its own directory or one
+ * above it, else walked like a directory (once). */
+static void walk_link(struct walk *w, const char *sub)
+{
+	char *full = arena_printf(w->L->a, "%s/%s", w->root, sub);
+	char *real = realpath(full, NULL);
+	char *parent = arena_strdup(w->L->a, full);
+	char *real_parent;
+	struct stat st;
+
+	*strrchr(parent, '/') = '\0';
+	real_parent = realpath(parent, NULL);
+	if (!real || !real_parent || stat(real, &st)) {
+		TREE_ERR(w, "syntax", full, "cannot resolve: %s", strerror(errno));
+	} else if (path_within(real_parent, real, strlen(real))) {
+		TREE_ERR(w, "spec-tree", full, "a directory symlink loop: it leads back to %s, above itself",
+			 real);
+	} else {
+		walk_dir(w, sub, &st);
+	}
+	free(real);
+	free(real_parent);
 }
 
 void spec_walk(struct loader *L, const char *root, struct pathlist *out)
@@ -147,6 +189,10 @@ void spec_walk(struct loader *L, const char *root, struct pathlist *out)
 	if (w.real_len == 1)	/* the spec directory is /: everything is inside */
 		w.real_len = 0;
 	walk_dir(&w, "", &st);
+	/* walking a link may find more links: each is taken once */
+	for (size_t i = 0; i < w.n_links; i++)
+		walk_link(&w, w.links[i]);
+	free(w.links);
 	free(w.seen);
 	free(real);
 }
