@@ -390,41 +390,42 @@ static const char *ident_problem(const char *s, size_t *at)
 }
 
 /*
- * A relative path: components of letters, digits and _ + - . (glob * too
- * for a file reference), none empty and none starting with '.', so no
- * "..", no hidden file and nothing absolute.
+ * A relative path, the first len bytes of s: components of letters, digits
+ * and _ + - . (glob * and , too for a file reference), none empty and none
+ * starting with '.', so no "..", no hidden file and nothing absolute.
  */
-static const char *path_problem(const char *s, const char *extra, size_t *at)
+static const char *path_problem(const char *s, size_t len, const char *extra, size_t *at)
 {
-	const char *p = s;
+	size_t i = 0;
 
 	for (;;) {
-		if (*p == '.' || *p == '/' || !*p) {
-			*at = (size_t)(p - s);
-			return *p == '.' ? "a path component starts with '.' (no '..', no hidden files)" :
+		if (i == len || s[i] == '.' || s[i] == '/') {
+			*at = i;
+			return i < len && s[i] == '.' ?
+			       "a path component starts with '.' (no '..', no hidden files)" :
 			       "an empty path component (no absolute path, no '//', no '/' at the end)";
 		}
-		while (*p && *p != '/' && (ident_char(*p) || strchr(extra, *p)))
-			p++;
-		if (*p && *p != '/') {
-			*at = (size_t)(p - s);
+		while (i < len && s[i] != '/' && (ident_char(s[i]) || strchr(extra, s[i])))
+			i++;
+		if (i < len && s[i] != '/') {
+			*at = i;
 			return "a path holds only letters, digits and _ + - . /";
 		}
-		if (!*p)
+		if (i == len)
 			return NULL;
-		p++;
+		i++;
 	}
 }
 
-static const char *header_problem(const char *s, size_t *at)
+static const char *header_problem(const char *s, size_t len, size_t *at)
 {
-	const char *why = path_problem(s, "+-.", at);
-	size_t n = strlen(s);
+	const char *why = path_problem(s, len, "+-.", at);
 
 	if (why)
 		return why;
-	*at = n;
-	return n > 2 && !strcmp(s + n - 2, ".h") && s[n - 3] != '/' ? NULL : "a header path ends in .h";
+	*at = len;
+	return len > 2 && !memcmp(s + len - 2, ".h", 2) && s[len - 3] != '/' ? NULL :
+	       "a header path ends in .h";
 }
 
 /* linux/dvb/<glob>.h fs/fat/dir.c, or the words 6.1 wrote there ("advanced bbus") */
@@ -433,42 +434,27 @@ static const char *file_ref_problem(const char *s, size_t *at)
 	const char *p = s;
 
 	for (;;) {
-		const char *end = strchr(p, ' ');
-		char word[256];
-		size_t n = end ? (size_t)(end - p) : strlen(p), sub;
-		const char *why;
+		size_t n = strcspn(p, " "), sub;
+		const char *why = path_problem(p, n, "+-.*,", &sub);
 
-		if (n >= sizeof(word)) {
-			*at = (size_t)(p - s);
-			return "a word longer than 255 characters";
-		}
-		memcpy(word, p, n);
-		word[n] = '\0';
-		if ((why = path_problem(word, "+-.*,", &sub))) {
+		if (why) {
 			*at = (size_t)(p - s) + sub;
 			return why;
 		}
-		if (!end)
+		if (!p[n])
 			return NULL;
-		p = end + 1;
+		p += n + 1;
 	}
 }
 
 static const char *absent_problem(const char *s, size_t *at)
 {
 	const char *colon = strchr(s, ':');
-	char head[256];
 	const char *why;
 
 	if (!colon)
 		return ident_problem(s, at);
-	if ((size_t)(colon - s) >= sizeof(head)) {
-		*at = 0;
-		return "a header path longer than 255 characters";
-	}
-	memcpy(head, s, (size_t)(colon - s));
-	head[colon - s] = '\0';
-	if ((why = header_problem(head, at)))
+	if ((why = header_problem(s, (size_t)(colon - s), at)))
 		return why;
 	why = ident_problem(colon + 1, at);
 	*at += (size_t)(colon + 1 - s);
@@ -499,7 +485,7 @@ const char *grammar_check(enum grammar g, const char *s, size_t *at, char *buf, 
 	case G_C_SIZE:
 		return c_problem(g, s, at, buf, size);
 	case G_HEADER:
-		return header_problem(s, at);
+		return header_problem(s, strlen(s), at);
 	case G_FILE_REF:
 		return file_ref_problem(s, at);
 	case G_ABSENT:
