@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "spec_load.h"
+#include "grammar.h"
 #include "spec_guard.h"
 
 struct dir_id {
@@ -81,7 +81,15 @@ static void walk_entry(struct walk *w, const char *rel, const char *name)
 	char *full = arena_printf(w->L->a, "%s/%s", w->root, sub);
 	bool yaml = has_suffix(name, ".yaml");
 	struct stat lst, st;
+	char buf[80];
+	size_t at;
 
+	/* paths reach every message: none may hold a newline or a terminal escape */
+	if (grammar_check(G_LINE, name, &at, buf, sizeof(buf))) {
+		text_defang(full);
+		TREE_ERR(w, "spec-tree", full, "a name with a control character ('?' here)");
+		return;
+	}
 	if (lstat(full, &lst))
 		return;		/* gone since readdir(): nothing to load */
 	if (S_ISLNK(lst.st_mode) && !inside(w, full))
