@@ -13,7 +13,7 @@
 const char *const grammar_names[G_GRAMMARS] = {
 	[G_IDENT] = "identifier", [G_C_TYPE] = "C type name", [G_C_SIZE] = "C size expression",
 	[G_HEADER] = "header path", [G_FILE_REF] = "file reference", [G_ABSENT] = "absent entry",
-	[G_PROGRAM] = "program name", [G_CFLAG] = "compiler argument", [G_LINE] = "single line",
+	[G_PROGRAM] = "compiler name", [G_CFLAG] = "compiler option", [G_LINE] = "single line",
 	[G_DOC] = "doc text",
 };
 
@@ -461,17 +461,6 @@ static const char *absent_problem(const char *s, size_t *at)
 	return why;
 }
 
-static const char *charset_problem(const char *s, const char *first, const char *rest, size_t *at)
-{
-	*at = 0;
-	if (!*s || !(ident_char(*s) || strchr(first, *s)))
-		return "it must start with a letter, a digit or one of the characters allowed";
-	*at = 1;
-	while (s[*at] && (ident_char(s[*at]) || strchr(rest, s[*at])))
-		(*at)++;
-	return s[*at] ? "a character that has no place here" : NULL;
-}
-
 const char *grammar_check(enum grammar g, const char *s, size_t *at, char *buf, size_t size)
 {
 	const char *why = text_problem(s, g == G_DOC, at, buf, size);
@@ -491,9 +480,9 @@ const char *grammar_check(enum grammar g, const char *s, size_t *at, char *buf, 
 	case G_ABSENT:
 		return absent_problem(s, at);
 	case G_PROGRAM:
-		return charset_problem(s, "", "+-.", at);
+		return compiler_problem(s, at);
 	case G_CFLAG:
-		return charset_problem(s, "-/", "-+=,.:/@", at);
+		return cflag_problem(s, at);
 	default:
 		return NULL;
 	}

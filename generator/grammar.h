@@ -19,8 +19,8 @@ enum grammar {
 	G_HEADER,	/* a relative path ending in .h: linux/fs.h, arch/x/include/uapi/asm/ioctl.h */
 	G_FILE_REF,	/* ioctl-number.rst's Include File words: linux/dvb/<glob>.h, fs/fat/dir.c */
 	G_ABSENT,	/* NAME or header:NAME: asm-generic/ioctls.h:TCGETS2 */
-	G_PROGRAM,	/* a compiler's name, found on PATH: gcc, clang-14 */
-	G_CFLAG,	/* one compiler argument: -m32, --target=x, /usr/x/include */
+	G_PROGRAM,	/* a C compiler's name, found on PATH: gcc, clang-14, hppa-linux-gnu-gcc */
+	G_CFLAG,	/* one compiler option that only picks target, includes, macros: -m32 */
 	G_LINE,		/* one line of printable text */
 	G_DOC,		/* lines of printable text (a doc field: the renderers escape it) */
 	G_GRAMMARS
@@ -34,6 +34,11 @@ extern const char *const grammar_names[G_GRAMMARS];
  * offset in s where it goes wrong.  The message is static or in buf.
  */
 const char *grammar_check(enum grammar g, const char *s, size_t *at, char *buf, size_t size);
+
+/* The compiler grammars (grammar_compiler.c), for grammar_check(): NULL
+ * or what is wrong, with *at its byte offset in s. */
+const char *compiler_problem(const char *s, size_t *at);
+const char *cflag_problem(const char *s, size_t *at);
 
 /* Replace each control character in s (newlines too) and each invisible
  * one by '?', in place: for messages that quote spec text. */

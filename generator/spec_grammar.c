@@ -2,8 +2,9 @@
 /*
  * Which grammar each spec field follows (grammar.h), for every kind of spec
  * file, and the walk that checks a parsed file against its table.  Fields
- * the loaders already read strictly (numbers, dir, seq, accept, names and
- * params) are listed as G_LOADER, so that each table names every field.
+ * the loaders already read strictly (numbers, dir, seq, accept, nr-param and
+ * size-param, which must name params) are listed as G_LOADER, so that each
+ * table names every field.
  * Values that are no string are left to the loaders, which report them.
  */
 #include <string.h>
@@ -42,9 +43,9 @@ static const struct field magic_fields[] = {
 static const struct field header_fields[] = {
 	{ "header", G_HEADER }, { "doc", G_DOC }, { "arch", G_IDENT }, { "includes[]", G_HEADER },
 	{ "header-test", G_LOADER }, { "patch-prefix", G_LINE },
-	{ "commands[].name", G_LOADER }, { "commands[].dir", G_LOADER },
+	{ "commands[].name", G_IDENT }, { "commands[].dir", G_LOADER },
 	{ "commands[].magic", G_LOADER }, { "commands[].nr", G_LOADER },
-	{ "commands[].type", G_C_TYPE }, { "commands[].params[]", G_LOADER },
+	{ "commands[].type", G_C_TYPE }, { "commands[].params[]", G_IDENT },
 	{ "commands[].nr-param", G_LOADER }, { "commands[].nr-count", G_LOADER },
 	{ "commands[].size-param", G_LOADER }, { "commands[].macro", G_LOADER },
 	{ "commands[].reserved", G_LOADER }, { "commands[].accept[]", G_LOADER },
@@ -57,9 +58,12 @@ static const struct field sizes_fields[] = {
 	{ "abi", G_IDENT }, { "doc", G_DOC }, { "sizes{}", G_C_TYPE }, { "absent[]", G_ABSENT },
 	{ NULL, 0 } };
 
-/* The loaders say it better: a size where a type belongs, spell-as: bad. */
+/* The loaders say it better: a size where a type belongs, spell-as: bad,
+ * a name that is no identifier (here only C keywords are added). */
 static bool loader_says(const char *path, const char *s)
 {
+	if (!strcmp(path, "commands[].name") || !strcmp(path, "commands[].params[]"))
+		return !is_identifier(s);
 	if (!strcmp(path, "commands[].legacy.spell-as") && !strcmp(s, "bad"))
 		return true;
 	if (!strcmp(path, "commands[].legacy.written"))
