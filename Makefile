@@ -187,11 +187,12 @@ $(B)/fuzz/fuzz-load: tests/fuzz/fuzz-load.c $(LIB_SRC) $(wildcard generator/*.h)
 	$(Q)$(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(YAML_CFLAGS) -Igenerator -o $@ $< $(LIB_SRC) $(YAML_LIBS)
 
-$(B)/fuzz/fuzz-grammar: tests/fuzz/fuzz-grammar.c generator/grammar.c generator/grammar.h
+GRAMMAR_SRC := generator/grammar.c generator/grammar_compiler.c
+$(B)/fuzz/fuzz-grammar: tests/fuzz/fuzz-grammar.c $(GRAMMAR_SRC) generator/grammar.h
 	@mkdir -p $(@D)
 	$(quiet) FUZZ $@
 	$(Q)$(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-Igenerator -o $@ $< generator/grammar.c
+		-Igenerator -o $@ $< $(GRAMMAR_SRC)
 
 # The same sources under AddressSanitizer and UndefinedBehaviorSanitizer.
 ASAN_LIB_OBJ := $(LIB_SRC:generator/%.c=$(B)/asan/obj/%.o)
