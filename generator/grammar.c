@@ -301,6 +301,7 @@ static bool c_type_name(struct cparse *c)
 	static const char *const base[] = { "void", "char", "short", "int", "long", "float",
 		"double", "signed", "unsigned", "_Bool" };
 	unsigned int count[10] = { 0 }, specifiers = 0;
+	bool named = false;	/* a tag or a typedef name: no other specifier goes with it */
 	const char *start = c->p;
 	size_t n;
 
@@ -315,7 +316,10 @@ static bool c_type_name(struct cparse *c)
 		}
 		for (k = 0; k < 10 && !word_is(w, n, base[k]); k++)
 			;
-		if (k < 10) {
+		if (named && (k < 10 || !is_keyword(w, n) || word_is(w, n, "struct") ||
+			      word_is(w, n, "union") || word_is(w, n, "enum"))) {
+			return fail(c, w, "a type specifier after a struct, union, enum or typedef name");
+		} else if (k < 10) {
 			count[k]++;
 			specifiers++;
 		} else if (word_is(w, n, "struct") || word_is(w, n, "union") || word_is(w, n, "enum")) {
@@ -327,7 +331,7 @@ static bool c_type_name(struct cparse *c)
 				return fail(c, c->p, "a struct, union or enum needs its tag");
 			if (is_keyword(c->p, n))
 				return fail(c, c->p, "a C keyword is not a tag");
-			specifiers = 100;	/* nothing may follow but qualifiers */
+			named = true;
 		} else if (is_keyword(w, n)) {
 			snprintf(c->buf, c->size, "'%.*s' is a C keyword, not part of a type name",
 				 (int)n, w);
@@ -335,12 +339,12 @@ static bool c_type_name(struct cparse *c)
 		} else if (specifiers) {
 			return fail(c, w, "a type name after another type specifier");
 		} else {
-			specifiers = 100;	/* a typedef name */
+			named = true;	/* a typedef name */
 		}
 		c->p += n;
 		space(c);
 	}
-	if (!specifiers)
+	if (!specifiers && !named)
 		return c->p == start && *c->p ? unexpected(c, c->p) : fail(c, c->p, "no type specifier");
 	if (!specifiers_ok(count))
 		return fail(c, start, "these type specifiers do not go together");
