@@ -88,8 +88,8 @@ int cmd_decode(int argc, char **argv)
 		else
 			return option_error("decode", c, argc, argv);
 	}
-	if (argc - optind != 1)
-		return usage_error("decode", "give one NUMBER");
+	if (operand_count("decode", argc, argv, 1, "one NUMBER"))
+		return EXIT_USAGE;
 	if (!parse_uint(argv[optind], &number) || number > UINT32_MAX)
 		return usage_error("decode", "'%s' is not a 32-bit number (write 0x80081272 or 2148012658)",
 				   argv[optind]);

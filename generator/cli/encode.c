@@ -39,8 +39,8 @@ int cmd_encode(int argc, char **argv)
 	}
 	if (!abi_name == !layout_name)
 		return usage_error("encode", "give --abi ABI (or --layout LAYOUT)");
-	if (argc - optind != 4)
-		return usage_error("encode", "give DIR TYPE NR SIZE");
+	if (operand_count("encode", argc, argv, 4, "DIR TYPE NR SIZE"))
+		return EXIT_USAGE;
 	if (!parse_dir(argv[optind], &dir))
 		return usage_error("encode", "DIR '%s' must be none, read, write or read-write",
 				   argv[optind]);

@@ -31,7 +31,7 @@ int cmd_lint(int argc, char **argv)
 		else
 			return option_error("lint", c, argc, argv);
 	}
-	if (spec_operand("lint", argc, argv, &spec))
+	if (spec_operand("lint", argc, argv, &spec) || tree_option("lint", tree))
 		return EXIT_USAGE;
 	if (only) {
 		int k;

@@ -38,7 +38,8 @@ int cmd_model(int argc, char **argv)
 		rc = usage_error("model", "no output file: give -o FILE");
 		goto out;
 	}
-	if (spec_operand("model", argc, argv, &spec) || report_usage(&report, "model")) {
+	if (spec_operand("model", argc, argv, &spec) || tree_option("model", tree) ||
+	    report_usage(&report, "model")) {
 		rc = EXIT_USAGE;
 		goto out;
 	}

@@ -4,8 +4,10 @@
  * is 0, every optstring starts with ':'), so that each error is one line in
  * ioctlgen's words naming the argument, followed by the usage.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -34,9 +36,34 @@ int option_error(const char *cmd, int c, int argc, char **argv)
 	if (optopt >= '0' && optopt <= '9')
 		return usage_error(cmd, "'%s' is not a number (write 0x... or decimal; never negative)",
 				   arg);
+	/* --werror=1: getopt names the option in optopt, an unknown one is 0 */
+	if (optopt && arg[1] == '-' && arg[n] == '=')
+		return usage_error(cmd, "option '%.*s' takes no argument", n, arg);
 	if (!optopt || arg[1] == '-')
 		return usage_error(cmd, "unknown option '%.*s'", n, arg);
 	if (arg[2])
 		return usage_error(cmd, "unknown option '-%c' (in '%s')", optopt, arg);
 	return usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int operand_count(const char *cmd, int argc, char **argv, int n, const char *what)
+{
+	if (argc - optind > n)
+		return usage_error(cmd, "'%s' is one argument too many: give %s", argv[optind + n], what);
+	if (argc - optind < n)
+		return usage_error(cmd, "give %s", what);
+	return 0;
+}
+
+int tree_option(const char *cmd, const char *tree)
+{
+	struct stat st;
+
+	if (!tree)
+		return 0;
+	if (stat(tree, &st))
+		return usage_error(cmd, "--tree '%s' is no kernel tree: %s", tree, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return usage_error(cmd, "--tree '%s' is no kernel tree: not a directory", tree);
+	return 0;
 }
