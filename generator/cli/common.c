@@ -52,6 +52,13 @@ bool parse_cli_uint(const char *s, uint64_t *out)
 
 int write_output(const char *path, const struct strbuf *sb)
 {
+	const char *problem = strcmp(path, "-") ? output_target_problem(path) : NULL;
+
+	if (problem) {
+		fprintf(stderr, "%s: error: will not write over %s: ioctlgen writes regular files only\n",
+			path, problem);
+		return EXIT_DATA;
+	}
 	if (!strcmp(path, "-")) {
 		if (fwrite(sb->buf, 1, sb->len, stdout) == sb->len && fflush(stdout) == 0)
 			return 0;
