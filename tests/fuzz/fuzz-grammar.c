@@ -4,7 +4,8 @@
  * thousands of times faster than through the loader.  The first byte picks
  * the grammar, the rest is the text.  Each answer must point inside the
  * text, a text accepted as a C type name or a one-line field must hold
- * nothing that ends a line or a comment, and text_defang() must leave no
+ * nothing that ends a line or a comment, an accepted compiler or compiler
+ * option nothing that runs or loads code, and text_defang() must leave no
  * control character.
  */
 #include <stdint.h>
@@ -33,6 +34,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!why && (g == G_C_TYPE || g == G_C_SIZE) &&
 	    (strstr(s, "/*") || strstr(s, "*/") || strstr(s, "//") || strpbrk(s, "#;{}\"'\\")))
+		abort();
+	/* what measure-sizes runs: a compiler by name, no option that runs or loads code */
+	if (!why && g == G_PROGRAM && (strchr(s, '/') || s[0] == '-'))
+		abort();
+	if (!why && g == G_CFLAG && (s[0] == '@' || !strncmp(s, "-fplugin", 8) ||
+				      !strncmp(s, "-wrapper", 8) || !strncmp(s, "-specs", 6) ||
+				      !strncmp(s, "--specs", 7) || !strncmp(s, "-B", 2) ||
+				      !strncmp(s, "-o", 2) || strstr(s, "/..") || strpbrk(s, " $`;|&")))
 		abort();
 	text_defang(s);
 	for (const char *p = s; *p; p++)
