@@ -174,7 +174,7 @@ bench: $(B)/ioctlgen $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
 	$(Q)tests/bench/run
 	$(Q)if [ "$(VERIFY_BENCH)" != 0 ]; then tests/verify/bench cold warm; fi
 
-fuzz: $(B)/fuzz/fuzz-load
+fuzz: $(B)/fuzz/fuzz-load $(B)/fuzz/fuzz-grammar
 	$(Q)tests/fuzz/run $(FUZZ_TIME)
 
 $(B)/bench/%: tests/bench/%.c $(B)/libioctlgen.a
@@ -187,6 +187,13 @@ $(B)/fuzz/fuzz-load: tests/fuzz/fuzz-load.c $(LIB_SRC) $(wildcard generator/*.h)
 	$(quiet) FUZZ $@
 	$(Q)$(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(YAML_CFLAGS) -Igenerator -o $@ $< $(LIB_SRC) $(YAML_LIBS)
+
+GRAMMAR_SRC := generator/grammar.c generator/grammar_compiler.c
+$(B)/fuzz/fuzz-grammar: tests/fuzz/fuzz-grammar.c $(GRAMMAR_SRC) generator/grammar.h
+	@mkdir -p $(@D)
+	$(quiet) FUZZ $@
+	$(Q)$(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-Igenerator -o $@ $< $(GRAMMAR_SRC)
 
 # The same sources under AddressSanitizer and UndefinedBehaviorSanitizer.
 ASAN_LIB_OBJ := $(LIB_SRC:generator/%.c=$(B)/asan/obj/%.o)

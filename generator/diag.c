@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grammar.h"
 #include "ioctlgen.h"
 
 static void diag_vadd(struct diags *d, struct about about, struct mark m, enum severity sev,
@@ -26,6 +27,7 @@ static void diag_vadd(struct diags *d, struct about about, struct mark m, enum s
 	g->msg = xrealloc(NULL, (size_t)n + 1);
 	vsnprintf(g->msg, (size_t)n + 1, fmt, again);
 	va_end(again);
+	text_defang(g->msg);	/* a message may quote hostile spec text */
 	if (sev == SEV_ERROR)
 		d->errors++;
 	else if (!g->accepted)

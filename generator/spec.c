@@ -6,14 +6,13 @@
  * are in check.c.  This file walks the spec directory and hands each file
  * to its loader (spec_tables.c, spec_header.c).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "spec_load.h"
+#include "spec_guard.h"
 
 /* ------------------------------------------------------------ files */
 
@@ -34,6 +33,7 @@ static void load_one(struct loader *L, const char *rel, const char *data, size_t
 		ERR(L, root->mark, "type", "a spec file is a YAML mapping");
 		return;
 	}
+	spec_check_grammar(L, rel, root);
 	if (!strcmp(rel, "layouts.yaml"))
 		load_layouts(L, root);
 	else if (!strcmp(rel, "abis.yaml"))
@@ -120,60 +120,9 @@ void registry_load_buffers(struct registry *reg, const char *dir, size_t n,
 	loader_finish(&L);
 }
 
-struct pathlist {
-	char **v;
-	size_t n, cap;
-};
-
 static int path_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every *.yaml below dir (relative paths), skipping dot files; sorted, so the
- * order of files on disk never shows in the output. */
-static void walk(struct loader *L, const char *root, const char *rel, struct pathlist *out)
-{
-	char *path = rel[0] ? arena_printf(L->a, "%s/%s", root, rel) : arena_strdup(L->a, root);
-	DIR *d = opendir(path);
-	struct dirent *e;
-
-	if (!d) {
-		ERR(L, ((struct mark){ path, 1, 1 }), "syntax", "cannot read directory: %s",
-		    strerror(errno));
-		return;
-	}
-	while ((e = readdir(d))) {
-		char *sub, *full;
-		struct stat st;
-		size_t len = strlen(e->d_name);
-
-		if (e->d_name[0] == '.')
-			continue;
-		sub = rel[0] ? arena_printf(L->a, "%s/%s", rel, e->d_name) : arena_strdup(L->a, e->d_name);
-		full = arena_printf(L->a, "%s/%s", root, sub);
-		if (stat(full, &st)) {
-			/* a dangling link or a loop: never drop a spec file silently */
-			if (len > 5 && !strcmp(e->d_name + len - 5, ".yaml"))
-				ERR(L, ((struct mark){ full, 1, 1 }), "syntax", "cannot read: %s",
-				    strerror(errno));
-			continue;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			if (strcmp(sub, "schema"))
-				walk(L, root, sub, out);
-		} else if (len > 5 && !strcmp(e->d_name + len - 5, ".yaml")) {
-			/* a FIFO or a device would block read_file() or never end */
-			if (!S_ISREG(st.st_mode)) {
-				ERR(L, ((struct mark){ full, 1, 1 }), "syntax",
-				    "cannot read: not a regular file");
-				continue;
-			}
-			grow(&out->v, &out->cap, out->n + 1, sizeof(*out->v));
-			out->v[out->n++] = sub;
-		}
-	}
-	closedir(d);
 }
 
 void registry_load(struct registry *reg, const char *dir)
@@ -190,7 +139,8 @@ void registry_load(struct registry *reg, const char *dir)
 		    exists ? "not a directory" : strerror(ENOENT));
 		return;
 	}
-	walk(&L, reg->spec_dir, "", &files);
+	/* sorted, so the order of files on disk never shows in the output */
+	spec_walk(&L, reg->spec_dir, &files);
 	if (files.n)
 		qsort(files.v, files.n, sizeof(*files.v), path_cmp);
 	for (size_t i = 0; i < files.n; i++) {

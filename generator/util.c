@@ -180,9 +180,10 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
 	int fd, saved;
 
-	/* .name.XXXXXX beside the target, so rename() stays on one file system. */
+	/* .name.XXXXXX beside the target, so rename() stays on one file system;
+	 * the name cut short, so that a 255-byte target's temp name fits too. */
 	memcpy(tmp, path, dirlen);
-	snprintf(tmp + dirlen, plen - dirlen + 16, ".%s.XXXXXX", path + dirlen);
+	snprintf(tmp + dirlen, plen - dirlen + 16, ".%.200s.XXXXXX", path + dirlen);
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		goto fail;

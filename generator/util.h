@@ -68,6 +68,14 @@ void grow(void *v, size_t *cap, size_t n, size_t sz);
  */
 int write_file_atomic(const char *path, const char *data, size_t len);
 
+/*
+ * Why path may not be written (output_target.c): NULL when it does not exist,
+ * is a regular file or a symbolic link to one, else what it is ("a FIFO",
+ * "a symbolic link to a device").  For a link to a regular file *through is
+ * the file it names, malloc()ed: write that one, and the link stays.
+ */
+const char *output_target(const char *path, char **through);
+
 /* Read a whole file, NUL-terminated. Returns NULL with errno set. */
 char *read_file(const char *path, size_t *len);
 

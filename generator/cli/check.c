@@ -11,7 +11,7 @@ int cmd_check(int argc, char **argv)
 	struct registry reg;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		if (report_option(&report, c, optarg)) {
 			continue;
 		} else if (c == OPT_SPEC) {
@@ -20,7 +20,7 @@ int cmd_check(int argc, char **argv)
 			rc = usage_help("check");
 			goto out;
 		} else {
-			rc = usage_error("check", "unknown option");
+			rc = option_error("check", c, argc, argv);
 			goto out;
 		}
 	}

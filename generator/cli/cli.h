@@ -34,6 +34,17 @@ int spec_operand(const char *cmd, int argc, char **argv, const char **spec);
 /* Print "ioctlgen <cmd>: error: ..." and return EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* After getopt_long() returned c, '?' or ':': say which argument is wrong
+ * (options.c).  Returns EXIT_USAGE. */
+int option_error(const char *cmd, int c, int argc, char **argv);
+
+/* Exactly n operands after the options (what: "DIR TYPE NR SIZE"), else an
+ * error naming the first one too many.  Returns 0 or EXIT_USAGE. */
+int operand_count(const char *cmd, int argc, char **argv, int n, const char *what);
+
+/* --tree given and not a directory: an error naming it.  0 or EXIT_USAGE. */
+int tree_option(const char *cmd, const char *tree);
+
 /* argv[0], for messages that tell the user what to run. */
 extern const char *cli_program;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -52,12 +53,25 @@ bool parse_cli_uint(const char *s, uint64_t *out)
 
 int write_output(const char *path, const struct strbuf *sb)
 {
+	char *through = NULL;
+	const char *problem;
+	int rc = 0;
+
 	if (!strcmp(path, "-")) {
 		if (fwrite(sb->buf, 1, sb->len, stdout) == sb->len && fflush(stdout) == 0)
 			return 0;
-	} else if (write_file_atomic(path, sb->buf, sb->len) == 0) {
-		return 0;
+		fprintf(stderr, "ioctlgen: error: cannot write standard output: %s\n", strerror(errno));
+		return EXIT_DATA;
 	}
-	fprintf(stderr, "%s: error: cannot write: %s\n", path, strerror(errno));
-	return EXIT_DATA;
+	if ((problem = output_target(path, &through))) {
+		fprintf(stderr, "%s: error: will not write over %s: ioctlgen writes regular files only\n",
+			path, problem);
+		return EXIT_DATA;
+	}
+	if (write_file_atomic(through ? through : path, sb->buf, sb->len)) {
+		fprintf(stderr, "%s: error: cannot write: %s\n", through ? through : path, strerror(errno));
+		rc = EXIT_DATA;
+	}
+	free(through);
+	return rc;
 }

@@ -78,7 +78,7 @@ int cmd_decode(int argc, char **argv)
 	uint64_t number;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		if (c == 'a')
 			abi_name = optarg;
 		else if (c == OPT_SPEC)
@@ -86,10 +86,10 @@ int cmd_decode(int argc, char **argv)
 		else if (c == OPT_HELP)
 			return usage_help("decode");
 		else
-			return usage_error("decode", "unknown option");
+			return option_error("decode", c, argc, argv);
 	}
-	if (argc - optind != 1)
-		return usage_error("decode", "give one NUMBER");
+	if (operand_count("decode", argc, argv, 1, "one NUMBER"))
+		return EXIT_USAGE;
 	if (!parse_uint(argv[optind], &number) || number > UINT32_MAX)
 		return usage_error("decode", "'%s' is not a 32-bit number (write 0x80081272 or 2148012658)",
 				   argv[optind]);

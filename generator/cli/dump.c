@@ -21,7 +21,7 @@ int cmd_dump(int argc, char **argv)
 	struct registry reg;
 	int c, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
 		if (c == 'o')
 			out = optarg;
 		else if (c == OPT_SPEC)
@@ -29,7 +29,7 @@ int cmd_dump(int argc, char **argv)
 		else if (c == OPT_HELP)
 			return usage_help("dump");
 		else
-			return usage_error("dump", "unknown option");
+			return option_error("dump", c, argc, argv);
 	}
 	if (spec_operand("dump", argc, argv, &spec))
 		return EXIT_USAGE;

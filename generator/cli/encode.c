@@ -25,7 +25,7 @@ int cmd_encode(int argc, char **argv)
 	enum ioc_dir dir;
 	int c, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		if (c == 'a')
 			abi_name = optarg;
 		else if (c == 'l')
@@ -35,12 +35,12 @@ int cmd_encode(int argc, char **argv)
 		else if (c == OPT_HELP)
 			return usage_help("encode");
 		else
-			return usage_error("encode", "unknown option");
+			return option_error("encode", c, argc, argv);
 	}
 	if (!abi_name == !layout_name)
 		return usage_error("encode", "give --abi ABI (or --layout LAYOUT)");
-	if (argc - optind != 4)
-		return usage_error("encode", "give DIR TYPE NR SIZE");
+	if (operand_count("encode", argc, argv, 4, "DIR TYPE NR SIZE"))
+		return EXIT_USAGE;
 	if (!parse_dir(argv[optind], &dir))
 		return usage_error("encode", "DIR '%s' must be none, read, write or read-write",
 				   argv[optind]);

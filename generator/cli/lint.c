@@ -17,7 +17,7 @@ int cmd_lint(int argc, char **argv)
 	struct registry reg;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		if (c == 't')
 			tree = optarg;
 		else if (c == 'c')
@@ -29,9 +29,9 @@ int cmd_lint(int argc, char **argv)
 		else if (c == OPT_HELP)
 			return usage_help("lint");
 		else
-			return usage_error("lint", "unknown option");
+			return option_error("lint", c, argc, argv);
 	}
-	if (spec_operand("lint", argc, argv, &spec))
+	if (spec_operand("lint", argc, argv, &spec) || tree_option("lint", tree))
 		return EXIT_USAGE;
 	if (only) {
 		int k;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ioctlgen: check the ioctl registry, write its model, encode and decode numbers. */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,6 +75,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	cli_program = argv[0];
+	opterr = 0;	/* option_error() says it, naming the argument */
 	if ((cmd = find_command(argv[1])))
 		return cmd->fn(argc - 1, argv + 1);
 	fprintf(stderr, "ioctlgen: error: unknown command '%s'\n", argv[1]);

@@ -17,7 +17,7 @@ int cmd_model(int argc, char **argv)
 	struct registry reg;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
 		if (report_option(&report, c, optarg)) {
 			continue;
 		} else if (c == 'o') {
@@ -30,7 +30,7 @@ int cmd_model(int argc, char **argv)
 			rc = usage_help("model");
 			goto out;
 		} else {
-			rc = usage_error("model", "unknown option");
+			rc = option_error("model", c, argc, argv);
 			goto out;
 		}
 	}
@@ -38,7 +38,8 @@ int cmd_model(int argc, char **argv)
 		rc = usage_error("model", "no output file: give -o FILE");
 		goto out;
 	}
-	if (spec_operand("model", argc, argv, &spec) || report_usage(&report, "model")) {
+	if (spec_operand("model", argc, argv, &spec) || tree_option("model", tree) ||
+	    report_usage(&report, "model")) {
 		rc = EXIT_USAGE;
 		goto out;
 	}

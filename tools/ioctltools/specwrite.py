@@ -11,11 +11,15 @@ changes."""
 
 import os
 import re
+import sys
 from dataclasses import dataclass, field, fields, replace
 
 import yaml
 
 from . import Error
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "generator"))
+import renderlib  # noqa: E402  (generator/: write-if-changed lives there)
 
 SPDX = "# SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note"
 NEEDS_QUOTES = re.compile(r"^[\s\-?:,\[\]{}#&*!|>'\"%@`]|[:#]\s|\s[#:]|:$|\s$|^\s")
@@ -313,21 +317,9 @@ def header_file(preamble, merged, *, includes, grew=False, header=None, doc=None
 
 
 def write_if_changed(path, text):
-    """Write text to path unless it holds it already; True when written."""
+    """renderlib.write_if_changed() (atomic, only when the content differs,
+    the project's one copy), with errors said as the importers say them."""
     try:
-        with open(path, encoding="utf-8") as f:
-            if f.read() == text:
-                return False
-    except FileNotFoundError:
-        pass
-    except OSError as e:
-        raise Error(f"{path}: error: cannot read it back: {e.strerror}") from e
-    try:
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        tmp = path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
+        return renderlib.write_if_changed(path, text)
     except OSError as e:
         raise Error(f"{path}: error: cannot write it: {e.strerror}") from e
-    return True

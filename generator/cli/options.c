@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What getopt_long() refused, named: getopt's own messages are off (opterr
+ * is 0, every optstring starts with ':'), so that each error is one line in
+ * ioctlgen's words naming the argument, followed by the usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* The argv element getopt stopped at for option character ch: the one
+ * before optind when ch ended it, else the one at optind. */
+static const char *offending(int argc, char **argv, int ch)
+{
+	const char *prev = optind > 1 ? argv[optind - 1] : "";
+	size_t n = strlen(prev);
+
+	if (ch && prev[0] == '-' && n > 1 && prev[n - 1] == ch)
+		return prev;
+	if (ch && optind < argc && argv[optind][0] == '-' && strchr(argv[optind] + 1, ch))
+		return argv[optind];
+	return prev;
+}
+
+int option_error(const char *cmd, int c, int argc, char **argv)
+{
+	const char *arg = offending(argc, argv, optopt);
+	int n = (int)strcspn(arg, "=");
+
+	if (c == ':')
+		return usage_error(cmd, "option '%.*s' needs an argument", n, arg);
+	/* decode -1: a number, not an option; say so */
+	if (optopt >= '0' && optopt <= '9')
+		return usage_error(cmd, "'%s' is not a number (write 0x... or decimal; never negative)",
+				   arg);
+	/* --werror=1: getopt names the option in optopt, an unknown one is 0 */
+	if (optopt && arg[1] == '-' && arg[n] == '=')
+		return usage_error(cmd, "option '%.*s' takes no argument", n, arg);
+	if (!optopt || arg[1] == '-')
+		return usage_error(cmd, "unknown option '%.*s'", n, arg);
+	if (arg[2])
+		return usage_error(cmd, "unknown option '-%c' (in '%s')", optopt, arg);
+	return usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int operand_count(const char *cmd, int argc, char **argv, int n, const char *what)
+{
+	if (argc - optind > n)
+		return usage_error(cmd, "'%s' is one argument too many: give %s", argv[optind + n], what);
+	if (argc - optind < n)
+		return usage_error(cmd, "give %s", what);
+	return 0;
+}
+
+int tree_option(const char *cmd, const char *tree)
+{
+	struct stat st;
+
+	if (!tree)
+		return 0;
+	if (stat(tree, &st))
+		return usage_error(cmd, "--tree '%s' is no kernel tree: %s", tree, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return usage_error(cmd, "--tree '%s' is no kernel tree: not a directory", tree);
+	return 0;
+}

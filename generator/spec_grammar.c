@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which grammar each spec field follows (grammar.h), for every kind of spec
+ * file, and the walk that checks a parsed file against its table.  Fields
+ * the loaders already read strictly (numbers, dir, seq, accept, nr-param and
+ * size-param, which must name params) are listed as G_LOADER, so that each
+ * table names every field.
+ * Values that are no string are left to the loaders, which report them.
+ */
+#include <string.h>
+
+#include "grammar.h"
+#include "spec_guard.h"
+
+#define G_LOADER G_GRAMMARS	/* checked where it is loaded */
+
+struct field {
+	const char *path;	/* key.key, key[] for each item, key{} for each mapping key */
+	enum grammar g;
+};
+
+static const struct field layout_fields[] = {
+	{ "doc", G_DOC }, { "layouts[].name", G_IDENT }, { "layouts[].doc", G_DOC },
+	{ "layouts[].arches[]", G_IDENT }, { "layouts[].headers[]", G_HEADER },
+	{ "layouts[].nr-bits", G_LOADER }, { "layouts[].type-bits", G_LOADER },
+	{ "layouts[].size-bits", G_LOADER }, { "layouts[].dir-bits", G_LOADER },
+	{ "layouts[].none", G_LOADER }, { "layouts[].read", G_LOADER },
+	{ "layouts[].write", G_LOADER }, { "layouts[].self-contained", G_LOADER },
+	{ "layouts[].xsize-bits", G_LOADER }, { NULL, 0 } };
+
+static const struct field abi_fields[] = {
+	{ "doc", G_DOC }, { "abis[].name", G_IDENT }, { "abis[].doc", G_DOC },
+	{ "abis[].layout", G_IDENT }, { "abis[].arch", G_IDENT }, { "abis[].cc", G_PROGRAM },
+	{ "abis[].cflags[]", G_CFLAG }, { NULL, 0 } };
+
+static const struct field magic_fields[] = {
+	{ "doc", G_DOC }, { "magic-codes[].code", G_LOADER }, { "magic-codes[].seq", G_LOADER },
+	{ "magic-codes[].headers[]", G_FILE_REF }, { "magic-codes[].doc", G_DOC },
+	{ "magic-codes[].contact", G_LINE }, { "magic-codes[].accept[]", G_LOADER },
+	{ "magic-codes[].include-cell[]", G_LINE }, { "magic-codes[].seq-cell[]", G_LINE },
+	{ NULL, 0 } };
+
+static const struct field header_fields[] = {
+	{ "header", G_HEADER }, { "doc", G_DOC }, { "arch", G_IDENT }, { "includes[]", G_HEADER },
+	{ "header-test", G_LOADER }, { "patch-prefix", G_LINE },
+	{ "commands[].name", G_IDENT }, { "commands[].dir", G_LOADER },
+	{ "commands[].magic", G_LOADER }, { "commands[].nr", G_LOADER },
+	{ "commands[].type", G_C_TYPE }, { "commands[].params[]", G_IDENT },
+	{ "commands[].nr-param", G_LOADER }, { "commands[].nr-count", G_LOADER },
+	{ "commands[].size-param", G_LOADER }, { "commands[].macro", G_LOADER },
+	{ "commands[].reserved", G_LOADER }, { "commands[].accept[]", G_LOADER },
+	{ "commands[].doc", G_DOC }, { "commands[].legacy.written", G_C_SIZE },
+	{ "commands[].legacy.passes", G_C_TYPE }, { "commands[].legacy.spell-as", G_C_TYPE },
+	{ "commands[].legacy.doc", G_DOC }, { "commands[].legacy.abi-break", G_LINE },
+	{ NULL, 0 } };
+
+static const struct field sizes_fields[] = {
+	{ "abi", G_IDENT }, { "doc", G_DOC }, { "sizes{}", G_C_TYPE }, { "absent[]", G_ABSENT },
+	{ NULL, 0 } };
+
+/* The loaders say it better: a size where a type belongs, spell-as: bad,
+ * a name that is no identifier (here only C keywords are added). */
+static bool loader_says(const char *path, const char *s)
+{
+	if (!strcmp(path, "commands[].name") || !strcmp(path, "commands[].params[]"))
+		return !is_identifier(s);
+	if (!strcmp(path, "commands[].legacy.spell-as") && !strcmp(s, "bad"))
+		return true;
+	if (!strcmp(path, "commands[].legacy.written"))
+		return !legacy_written_type(s);
+	if (!strcmp(path, "commands[].type") || !strcmp(path, "commands[].legacy.spell-as"))
+		return is_sizeof(s) || is_number(s);
+	return false;
+}
+
+static void check_text(struct loader *L, const struct field *f, const struct ynode *n)
+{
+	char buf[160];
+	const char *why;
+	size_t at;
+
+	if (n->kind != Y_SCALAR || scalar_kind(n) != SK_STR || loader_says(f->path, n->str))
+		return;
+	if (!(why = grammar_check(f->g, n->str, &at, buf, sizeof(buf))))
+		return;
+	ERR(L, n->mark, "grammar", "'%s' is no %s: at character %zu, %s", f->path,
+	    grammar_names[f->g], at + 1, why);
+}
+
+/* Follow path (the rest of f->path) from n to the scalars it names. */
+static void visit(struct loader *L, const struct field *f, const char *path, const struct ynode *n)
+{
+	size_t len = strcspn(path, ".[{");
+	const char *rest = path + len;
+	char key[64];
+	const struct ynode *v;
+
+	if (len >= sizeof(key) || n->kind != Y_MAP)
+		return;
+	memcpy(key, path, len);
+	key[len] = '\0';
+	if (!(v = ymap_get(n, key)))
+		return;
+	if (!strncmp(rest, "{}", 2)) {
+		for (size_t i = 0; v->kind == Y_MAP && i < ymap_len(v); i++)
+			check_text(L, f, ymap_key(v, i));
+		return;
+	}
+	if (!strncmp(rest, "[]", 2)) {
+		rest += 2;
+		for (size_t i = 0; v->kind == Y_SEQ && i < v->n; i++) {
+			if (*rest == '.')
+				visit(L, f, rest + 1, v->kids[i]);
+			else
+				check_text(L, f, v->kids[i]);
+		}
+		return;
+	}
+	if (*rest == '.')
+		visit(L, f, rest + 1, v);
+	else
+		check_text(L, f, v);
+}
+
+void spec_check_grammar(struct loader *L, const char *rel, const struct ynode *root)
+{
+	const struct field *table =
+		!strcmp(rel, "layouts.yaml") ? layout_fields :
+		!strcmp(rel, "abis.yaml") ? abi_fields :
+		!strcmp(rel, "magic.yaml") ? magic_fields :
+		!strncmp(rel, "headers/", 8) ? header_fields :
+		!strncmp(rel, "sizes/", 6) ? sizes_fields : NULL;
+
+	for (const struct field *f = table; f && f->path; f++)
+		if (f->g != G_LOADER)
+			visit(L, f, f->path, root);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the loader refuses before any value is used: a spec tree that loops
+ * or leaves the spec directory (spec_walk.c), and text that does not follow
+ * its field's grammar (spec_grammar.c, on the grammars of grammar.c).
+ * Internal to spec*.c.
+ */
+#ifndef IOCTLGEN_SPEC_GUARD_H
+#define IOCTLGEN_SPEC_GUARD_H
+
+#include "spec_load.h"
+
+struct pathlist {
+	char **v;
+	size_t n, cap;
+};
+
+/* Every *.yaml below root, relative to it, unsorted; problems reported. */
+void spec_walk(struct loader *L, const char *root, struct pathlist *out);
+
+/* Check every text field of one parsed spec file (rel: its path in the
+ * spec directory) against its grammar; report each that does not follow it. */
+void spec_check_grammar(struct loader *L, const char *rel, const struct ynode *root);
+
+#endif
