@@ -106,7 +106,7 @@ def commands(model):
 
 
 def environment():
-    """The Jinja2 environment of templates/ (gen_arch.py uses it too)."""
+    """The Jinja2 environment of templates/."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE, "templates")),
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True)
