@@ -17,17 +17,12 @@ see tests/verify/kernels.sh):
 Files are written only when their content changes (gen.py's rule), so a
 warm build recompiles nothing.
 """
-import json
 import os
 import re
 import sys
 
-import jinja2
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen import WRITTEN, commands, die, header_arch, write_if_changed  # noqa: E402
-
-HERE = os.path.dirname(os.path.abspath(__file__))
+from gen import WRITTEN, commands, die, environment, header_arch, load_model, write_if_changed  # noqa: E402
 
 
 def case_name(path):
@@ -39,21 +34,10 @@ def main():
     if len(sys.argv) != 5:
         die("usage: gen_kunit.py MODEL ARCH ABI OUTDIR")
     model_path, arch, abi, outdir = sys.argv[1:]
-    try:
-        with open(model_path) as f:
-            model = json.load(f)
-    except (OSError, ValueError) as e:
-        die("%s: %s" % (model_path, e))
-    if model.get("model-version") != 2:
-        die("%s: unsupported model-version %r" % (model_path, model.get("model-version")))
+    model = load_model(model_path)
     if abi not in [a["name"] for a in model["abis"]]:
         die("%s: the model has no ABI %s" % (model_path, abi))
-
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE, "templates")),
-                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-                             trim_blocks=True, lstrip_blocks=True)
-    env.filters["hex"] = lambda n: "0x%08x" % n
-    env.tests["uapi"] = lambda inc: "/" in inc and not inc.startswith(("sys/", "bits/", "netinet/", "arpa/", "net/"))
+    env = environment()
 
     cmds = commands(model)
     units = []
