@@ -15,11 +15,14 @@
 #      kunit_shutdown powers off or restarts under -no-reboot) and read its
 #      KTAP (ktap.py); a missing line, a panic or a timeout names the ARCH
 #
-# Why not tools/testing/kunit/kunit.py: it builds from an olddefconfig of
-# the .kunitconfig, not from tinyconfig plus a fragment, so every kernel is
-# several times larger; it needs the suite under a Kconfig symbol in the
-# tree; it has no QEMU config for mips or parisc, and no ccache.  Its KTAP
-# is what this script parses, so the suite runs unchanged under kunit.py.
+# Why not tools/testing/kunit/kunit.py (6.1): four of the six layouts need
+# a --qemu_config of our own anyway (its sparc.py is 32-bit sun4m, not
+# sparc64; its powerpc.py is big-endian ppc64 through SLOF; it has none for
+# mips or parisc); it configures by olddefconfig from the .kunitconfig, not
+# tinyconfig + fragment (measured on alpha: 259 options =y against 158); it
+# builds and boots one ARCH per call, with no place for the type check.
+# The suite is plain KUnit: kunit.py (with CONFIG_KUNIT=y, lib/ioctl_verify
+# in the tree) runs it unchanged, and ktap.py reads the same KTAP.
 #
 # Needs build/verify/linux with the series applied (tests/verify/run steps
 # 1, which calls this script).  Writes build/verify/kernels/.  Prints TAP
@@ -148,13 +151,19 @@ for A in ${@:-$ALL}; do
 	if [ -f "$KO/$IMG" ] && ! grep -q '\] Error' "$LOG/$A-build.log"; then
 		tb=$(($(date +%s) - t0))
 		echo "$A build $tb" >>"$TIMES"
-		ok "$T: kernel $IMG built ($KARCH, $X${X:+gcc}${X:-gcc}, ${tb}s, ${#units[@]} header units)"
+		ok "$T: kernel $IMG built ($KARCH, ${X}gcc, ${tb}s, ${#units[@]} header units)"
 	else
 		grep -E 'error|Error' "$LOG/$A-build.log" | head -10 | sed 's/^/# /'
 		notok "$T: kernel $IMG built (see ${LOG#$ROOT/}/$A-build.log)"
 		continue
 	fi
 	# ---- 2. the type check, with this ARCH's compiler and headers
+	# A self-contained asm/ioctl.h (alpha, sparc) has no _IOC_TYPECHECK in
+	# _IOR/_IOW/_IOWR, pristine 6.1 included: said as a TAP TODO there.
+	todo=
+	h=$SRC/arch/$A/include/uapi/asm/ioctl.h
+	[ -f "$h" ] && ! grep -q 'asm-generic/ioctl\.h' "$h" &&
+		todo=" # TODO ${h#$SRC/} is self-contained: no _IOC_TYPECHECK in kernel context, as in pristine 6.1"
 	for v in sizeof oversize bad_spelling; do
 		o=lib/ioctl_verify/$A/typecheck_$v.o
 		rm -f "$KO/$o"
@@ -164,10 +173,10 @@ for A in ${@:-$ALL}; do
 		# that fails the link.
 		[ $built -eq 0 ] && ${X}nm -u "$KO/$o" | grep -q __invalid_size_argument_for_IOC && built=link
 		case $v:$built in
-		sizeof:0) notok "$T: _IOR('x', 1, sizeof(int)) is rejected in kernel context (it built)" ;;
+		sizeof:0) notok "$T: _IOR('x', 1, sizeof(int)) is rejected in kernel context (it built)$todo" ;;
 		sizeof:*) ok "$T: _IOR('x', 1, sizeof(int)) is rejected in kernel context: $(grep -o 'error: .*' "$LOG/$A-typecheck-$v.log" | head -1)" ;;
 		oversize:link) ok "$T: _IOR('x', 2, <1 << _IOC_SIZEBITS bytes>) is rejected: undefined __invalid_size_argument_for_IOC" ;;
-		oversize:*) notok "$T: _IOR('x', 2, <1 << _IOC_SIZEBITS bytes>) is rejected (exit $built, no undefined __invalid_size_argument_for_IOC)" ;;
+		oversize:*) notok "$T: _IOR('x', 2, <1 << _IOC_SIZEBITS bytes>) is rejected (exit $built, no undefined __invalid_size_argument_for_IOC)$todo" ;;
 		bad_spelling:0) ok "$T: _IOR_BAD('x', 1, sizeof(int)) builds in kernel context" ;;
 		bad_spelling:*) grep 'error' "$LOG/$A-typecheck-$v.log" | head -3 | sed 's/^/# /'
 			notok "$T: _IOR_BAD('x', 1, sizeof(int)) builds in kernel context" ;;
