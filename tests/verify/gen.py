@@ -105,18 +105,8 @@ def commands(model):
     return out
 
 
-def main():
-    if len(sys.argv) != 4:
-        die("usage: gen.py MODEL KCONFIG_FRAGMENT OUTDIR")
-    model_path, fragment, outdir = sys.argv[1:]
-    try:
-        with open(model_path) as f:
-            model = json.load(f)
-    except (OSError, ValueError) as e:
-        die("%s: %s" % (model_path, e))
-    if model.get("model-version") != 2:
-        die("%s: unsupported model-version %r" % (model_path, model.get("model-version")))
-
+def environment():
+    """The Jinja2 environment of templates/."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(HERE, "templates")),
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True)
@@ -124,7 +114,27 @@ def main():
     # A header that exists under include/uapi (not a libc one like sys/time.h).
     env.tests["uapi"] = lambda inc: "/" in inc and not inc.startswith(("sys/", "bits/", "netinet/", "arpa/", "net/"))
     env.filters["cstr"] = lambda s: '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return env
 
+
+def load_model(model_path):
+    try:
+        with open(model_path) as f:
+            model = json.load(f)
+    except (OSError, ValueError) as e:
+        die("%s: %s" % (model_path, e))
+    if model.get("model-version") != 2:
+        die("%s: unsupported model-version %r" % (model_path, model.get("model-version")))
+    return model
+
+
+def main():
+    if len(sys.argv) != 4:
+        die("usage: gen.py MODEL KCONFIG_FRAGMENT OUTDIR")
+    model_path, fragment, outdir = sys.argv[1:]
+    model = load_model(model_path)
+
+    env = environment()
     cmds = commands(model)
     abis = [a["name"] for a in model["abis"] if a["name"] in GUEST_ABIS]
     for a in ("x86_64", "i386"):
