@@ -68,8 +68,9 @@ def warn(msg):
 
 def layout_headers(model):
     """Map each asm ioctl.h path to the layout that defines it: the layout
-    that names the file first in its `headers`.  The kernel-side
-    include/asm-generic/ioctl.h goes with its uapi twin."""
+    that names the file first in its `headers`.  A kernel-side header
+    (include/asm-generic/ioctl.h, arch/alpha/include/asm/ioctl.h) goes with
+    its uapi twin when it has a template."""
     owner = {}
     for lay in model["layouts"]:
         hdrs = lay.get("headers") or []
@@ -82,8 +83,8 @@ def layout_headers(model):
                                   f"{h} is not the first header of any layout")
     twins = {}
     for path in owner:
-        if path.startswith("include/uapi/"):
-            kpath = "include/" + path[len("include/uapi/"):]
+        if "include/uapi/" in path:
+            kpath = path.replace("include/uapi/", "include/", 1)
             if os.path.exists(template_file(kpath)):
                 twins[kpath] = owner[path]
     owner.update(twins)
