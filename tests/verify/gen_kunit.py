@@ -8,8 +8,10 @@ Writes into OUTDIR (lib/ioctl_verify/ARCH of the kernels' source overlay,
 see tests/verify/kernels.sh):
   h<n>.c    one unit per header: every command the registry numbers on ABI,
             computed with the kernel's own macros (_IOC_TYPECHECK included)
-            and compared with the model's number, one KUnit case
-  suite.c   the KUnit suite "ioctl_registry_ABI", one case per unit
+  suite.c   the KUnit suite "ioctl_registry_ABI": the registry's numbers
+            and one case per unit that compares them.  Only this file
+            depends on the model's numbers, so a model whose numbers
+            change (the wrong-layout test) recompiles it alone.
   units     "<n> <case name> <commands> <header>" per unit
   ioctl_verify.h
   typecheck_{sizeof,oversize,bad_spelling}.c
@@ -30,6 +32,26 @@ def case_name(path):
     return re.sub(r"[^A-Za-z0-9_]", "_", path)
 
 
+KERNEL_CONTEXT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernel-context.txt")
+
+
+def kernel_context(abi):
+    """{command: why} of kernel-context.txt for ABI: the commands whose
+    header gives the argument another type in kernel context."""
+    out = {}
+    with open(KERNEL_CONTEXT) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) != 3 or not all(parts):
+                sys.exit("%s:%d:1: error: expected 'ABI... | COMMAND | why'" % (KERNEL_CONTEXT, n))
+            if abi in parts[0].split():
+                out[parts[1]] = (parts[2], n)
+    return out
+
+
 def main():
     if len(sys.argv) != 5:
         die("usage: gen_kunit.py MODEL ARCH ABI OUTDIR")
@@ -40,6 +62,13 @@ def main():
     env = environment()
 
     cmds = commands(model)
+    other_type = kernel_context(abi)
+    names = {c["name"] for c in cmds if abi in c["numbers"]}
+    for name, (_why, n) in sorted(other_type.items()):
+        if name not in names:
+            sys.exit("%s:%d:1: error: the model numbers no %s on ABI %s" % (KERNEL_CONTEXT, n, name, abi))
+    for c in cmds:
+        c["kernel_type"] = other_type.get(c["name"], (None, 0))[0]
     units = []
     for i, h in enumerate(model["headers"]):
         if header_arch(h) not in (None, arch):
