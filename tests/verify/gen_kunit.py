@@ -8,6 +8,11 @@ Writes into OUTDIR (lib/ioctl_verify/ARCH of the kernels' source overlay,
 see tests/verify/kernels.sh):
   h<n>.c    one unit per header: every command the registry numbers on ABI,
             computed with the kernel's own macros (_IOC_TYPECHECK included)
+  g<k>.c    up to GROUP of those units in one object (#include "h<n>.c"):
+            a compiler run per header is a quarter of a tinyconfig build.
+            Built with -Werror, so that one header redefining another's
+            macro fails the group; kernels.sh then builds its units alone.
+  groups    "g<k> <n> <n>..." per group
   suite.c   the KUnit suite "ioctl_registry_ABI": the registry's numbers
             and one case per unit that compares them.  Only this file
             depends on the model's numbers, so a model whose numbers
@@ -52,6 +57,25 @@ def kernel_context(abi):
     return out
 
 
+# Units per group object: about 20 objects for 220 headers.
+GROUP = 12
+
+
+def groups_of(units):
+    """Consecutive units, at most GROUP each, whose command names are
+    disjoint: a name defined by one header must not stand in for the same
+    name in another header's #ifdef."""
+    groups, names = [], set()
+    for u in units:
+        mine = {c["name"] for c in u["commands"]}
+        if not groups or len(groups[-1]) == GROUP or mine & names:
+            groups.append([])
+            names = set()
+        groups[-1].append(u)
+        names |= mine
+    return groups
+
+
 def main():
     if len(sys.argv) != 5:
         die("usage: gen_kunit.py MODEL ARCH ABI OUTDIR")
@@ -81,6 +105,13 @@ def main():
         units.append(unit)
         write_if_changed(os.path.join(outdir, "h%d.c" % i),
                          env.get_template("kunit_unit.c.j2").render(model=model_path, abi=abi, unit=unit))
+    groups = groups_of(units)
+    for k, members in enumerate(groups):
+        write_if_changed(os.path.join(outdir, "g%d.c" % k),
+                         env.get_template("kunit_group.c.j2").render(abi=abi, members=members))
+    write_if_changed(os.path.join(outdir, "groups"),
+                     "".join("g%d %s\n" % (k, " ".join(str(u["index"]) for u in members))
+                             for k, members in enumerate(groups)))
     ctx = {"model": model_path, "abi": abi, "units": units}
     write_if_changed(os.path.join(outdir, "suite.c"), env.get_template("kunit_suite.c.j2").render(ctx))
     for v in ("sizeof", "oversize", "bad-spelling"):
@@ -91,9 +122,9 @@ def main():
                              for u in units))
     write_if_changed(os.path.join(outdir, "ioctl_verify.h"),
                      env.get_template("kunit.h.j2").render(ctx))
-    # Units of an earlier model (a header gone) go.
+    # Units and groups of an earlier model (a header gone) go.
     for name in os.listdir(outdir):
-        if re.match(r"h\d+\.c$", name) and os.path.abspath(os.path.join(outdir, name)) not in WRITTEN:
+        if re.match(r"[gh]\d+\.c$", name) and os.path.abspath(os.path.join(outdir, name)) not in WRITTEN:
             os.remove(os.path.join(outdir, name))
 
 

@@ -27,11 +27,12 @@
 # Needs build/verify/linux with the series applied (tests/verify/run steps
 # 1, which calls this script).  Writes build/verify/kernels/.  Prints TAP
 # lines "ok - verify/ARCH: ..." without numbers: the caller numbers them.
-# Environment: VERIFY_MODEL, VERIFY_JOBS, VERIFY_TIMEOUT (per guest, 120),
+# Environment: VERIFY_MODEL, VERIFY_JOBS, VERIFY_LANES (layouts built at
+# once, 2), VERIFY_TIMEOUT (per guest, 300: two lanes share the cores),
 # VERIFY_TIMES (append "ARCH build|boot SECONDS" lines, for tests/verify/bench).
 
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
 OUT=$ROOT/build/verify
 TREE=$OUT/linux
@@ -39,11 +40,13 @@ KD=$OUT/kernels
 SRC=$KD/src
 LOG=$OUT/log
 JOBS=${VERIFY_JOBS:-2}
-TIMEOUT=${VERIFY_TIMEOUT:-120}
+TIMEOUT=${VERIFY_TIMEOUT:-300}
 TIMES=${VERIFY_TIMES:-/dev/null}
 PY=/usr/bin/python3
 MODEL=${VERIFY_MODEL:-build/model.json}
 export CCACHE_DIR=${CCACHE_DIR:-$ROOT/build/ccache}
+# Depend mode, as in tests/verify/run: no preprocessor run on a miss.
+export CCACHE_DEPEND=1
 export LC_ALL=C PYTHONDONTWRITEBYTECODE=1
 
 ok() { echo "ok - $*"; }
@@ -54,7 +57,7 @@ notok() { echo "not ok - $*"; }
 layout() {
 	MEM=256 OFF=poweroff CON=ttyS0 IMG=vmlinux
 	case $1 in
-	x86) KARCH=x86_64 X= ABI=x86_64 IMG=arch/x86/boot/bzImage
+	x86) KARCH=x86_64 X="" ABI=x86_64 IMG=arch/x86/boot/bzImage
 		QEMU="qemu-system-x86_64 -M pc" OFF=reboot ;;
 	arm64) KARCH=arm64 X=aarch64-linux-gnu- ABI=arm64 IMG=arch/arm64/boot/Image
 		QEMU="qemu-system-aarch64 -M virt -cpu cortex-a57" CON=ttyAMA0 ;;
@@ -92,27 +95,29 @@ fi
 # write_if_changed FILE: stdin into FILE, only when it differs
 write_if_changed() { cat >"$1.new"; cmp -s "$1.new" "$1" && rm "$1.new" || mv "$1.new" "$1"; }
 
-for A in ${@:-$ALL}; do
-	layout "$A" || { notok "verify/$A: no such layout (one of: $ALL)"; continue; }
+# one_arch ARCH: build, check and boot one layout; its TAP on stdout.
+one_arch() {
+	A=$1
+	layout "$A" || { notok "verify/$A: no such layout (one of: $ALL)"; return; }
 	T=verify/$A
 	KO=$KD/$A
 	GD=$SRC/lib/ioctl_verify/$A
 	mkdir -p "$KO" "$GD"
 	cc=${X}gcc
-	command -v "$cc" >/dev/null || { notok "$T: no $cc (tools/install-deps)"; continue; }
-	command -v "${QEMU%% *}" >/dev/null || { notok "$T: no ${QEMU%% *} (tools/install-deps)"; continue; }
+	command -v "$cc" >/dev/null || { notok "$T: no $cc (tools/install-deps)"; return; }
+	command -v "${QEMU%% *}" >/dev/null || { notok "$T: no ${QEMU%% *} (tools/install-deps)"; return; }
 	command -v ccache >/dev/null && cc="ccache $cc"
 	kmake() { make -C "$SRC" O="$KO" ARCH="$KARCH" CROSS_COMPILE="$X" CC="$cc" HOSTCC=gcc -j"$JOBS" "$@"; }
 	# A registry without this ABI (the test fixture's has x86 only).
 	if ! "$PY" -c 'import json, sys
 sys.exit(sys.argv[2] not in [a["name"] for a in json.load(open(sys.argv[1]))["abis"]])' "$MODEL" "$ABI"; then
 		ok "$T # SKIP the model ($MODEL) has no ABI $ABI"
-		continue
+		return
 	fi
 	if ! "$PY" tests/verify/gen_kunit.py "$MODEL" "$A" "$ABI" "$GD" >"$LOG/$A-gen.log" 2>&1; then
 		sed 's/^/# /' "$LOG/$A-gen.log"
 		notok "$T: generate the KUnit suite for ABI $ABI from $MODEL"
-		continue
+		return
 	fi
 	# ---- 1. configure and build
 	frags=("tests/verify/config/common.config" "tests/verify/config/$A.config")
@@ -124,58 +129,79 @@ sys.exit(sys.argv[2] not in [a["name"] for a in json.load(open(sys.argv[1]))["ab
 		       kmake olddefconfig; } >"$LOG/$A-config.log" 2>&1; then
 			tail -5 "$LOG/$A-config.log" | sed 's/^/# /'
 			notok "$T: configure (tinyconfig + ${frags[*]})"
-			continue
+			return
 		fi
 		echo "$ckey" >"$KO/config.key"
 	fi
 	missing=$(cat "${frags[@]}" | grep '^CONFIG_' | while read -r l; do grep -qxF "$l" "$KO/.config" || echo "${l%%=*}"; done)
 	[ -z "$missing" ] && ok "$T: config tinyconfig + ${frags[*]}, every option set" ||
 		notok "$T: config; not set: $(echo $missing)"
-	# A unit that does not compile in kernel context is left out and said so.
-	# Units that failed before (same source, same series) are left out
-	# at once, so a warm build links nothing new.
+	# The headers are built in groups (g<k>.o, gen_kunit.py).  A group
+	# that fails is built as its units (h<n>.o); a unit that does not
+	# compile in kernel context is left out and said so.  What failed
+	# before (same sources, same series) is left out at once, so a warm
+	# build links nothing new.  FAILED: "<object> <sha1 of its sources>".
 	failed=$KO/failed-units
 	[ "$(head -1 "$failed" 2>/dev/null)" = "$skey" ] || echo "$skey" >"$failed"
-	units=() skipped=()
-	while read -r i case _; do
-		if grep -qx "$i $(sha1sum <"$GD/h$i.c" | cut -c1-40)" "$failed"; then
-			skipped+=("$case")
-		else
-			units+=("$i")
+	members() { awk -v g="$1" '$1 == g { $1 = ""; print }' "$GD/groups"; }
+	srckey() { # OBJECT: the sha1 of its source and, for a group, its units'
+		local f=("$GD/$1.c") i
+		if [[ $1 == g* ]]; then
+			for i in $(members "$1"); do f+=("$GD/h$i.c"); done
 		fi
-	done <"$GD/units"
+		cat "${f[@]}" | sha1sum | cut -c1-40
+	}
+	failed_before() { grep -qx "$1 $(srckey "$1")" "$failed"; }
+	case_of() { awk -v i="${1#h}" '$1 == i { print $2 }' "$GD/units"; }
+	objs=() skipped=()
+	add_units() { # the units of group $1, alone
+		local i
+		for i in $(members "$1"); do
+			if failed_before "h$i"; then skipped+=("$(case_of "h$i")"); else objs+=("h$i"); fi
+		done
+	}
+	while read -r g _; do
+		if failed_before "$g"; then add_units "$g"; else objs+=("$g"); fi
+	done <"$GD/groups"
 	while :; do
 		{
-			echo "# Generated by tests/verify/kernels.sh: the units that compile."
-			echo "obj-y += suite.o $(for i in "${units[@]}"; do printf 'h%s.o ' "$i"; done)"
+			echo "# Generated by tests/verify/kernels.sh: the objects that compile."
+			echo "obj-y += suite.o $(printf '%s.o ' "${objs[@]}")"
+			for o in "${objs[@]}"; do [[ $o == g* ]] && echo "CFLAGS_$o.o += -Werror"; done
 			echo 'obj-$(IOCTL_VERIFY_TYPECHECK) += typecheck_sizeof.o typecheck_oversize.o typecheck_bad_spelling.o'
 		} | write_if_changed "$GD/Makefile"
 		kmake -k "${IMG##*/}" >"$LOG/$A-build.log" 2>&1 && break
-		# The unit numbers of the failed objects (not the digits of x86 or arm64).
-		bad=" $(sed -n "s|.*lib/ioctl_verify/$A/h\([0-9]*\)\.o\] Error.*|\1|p" "$LOG/$A-build.log" | tr '\n' ' ') "
-		[ "$bad" = "  " ] && break
-		left=()
-		for i in "${units[@]}"; do
-			if [[ $bad == *" $i "* ]]; then
-				skipped+=("$(awk -v i="$i" '$1 == i { print $2 }' "$GD/units")")
-				echo "$i $(sha1sum <"$GD/h$i.c" | cut -c1-40)" >>"$failed"
-				grep -A2 "h$i.c:.*error" "$LOG/$A-build.log" | head -3 | sed 's/^/# /'
+		# The failed objects (not the digits of x86 or arm64 in the path).
+		bad=" $(sed -n "s|.*lib/ioctl_verify/$A/\([gh][0-9]*\)\.o\] Error.*|\1|p" "$LOG/$A-build.log" | tr '\n' ' ') "
+		left=() split=()
+		for o in "${objs[@]}"; do
+			if [[ $bad != *" $o "* ]]; then
+				left+=("$o")
+				continue
+			fi
+			echo "$o $(srckey "$o")" >>"$failed"
+			if [[ $o == g* ]]; then
+				split+=("$o")
 			else
-				left+=("$i")
+				skipped+=("$(case_of "$o")")
+				grep -A2 "$o.c:.*error" "$LOG/$A-build.log" | head -3 | sed 's/^/# /'
 			fi
 		done
-		# No unit left out this round: the build fails for another reason.
-		[ ${#left[@]} -lt ${#units[@]} ] || break
-		units=("${left[@]}")
+		# Nothing left out or split this round: the build fails for another reason.
+		[ ${#left[@]} -lt ${#objs[@]} ] || break
+		objs=("${left[@]}")
+		for g in "${split[@]}"; do add_units "$g"; done
 	done
+	nobj=${#objs[@]}
+	nhdr=$(($(wc -l <"$GD/units") - ${#skipped[@]}))
 	if [ -f "$KO/$IMG" ] && ! grep -q '\] Error' "$LOG/$A-build.log"; then
 		tb=$(($(date +%s) - t0))
 		echo "$A build $tb" >>"$TIMES"
-		ok "$T: kernel $IMG built ($KARCH, ${X}gcc, ${tb}s, ${#units[@]} header units)"
+		ok "$T: kernel $IMG built ($KARCH, ${X}gcc, ${tb}s, ${nhdr} headers in ${nobj} objects)"
 	else
 		grep -E 'error|Error' "$LOG/$A-build.log" | head -10 | sed 's/^/# /'
 		notok "$T: kernel $IMG built (see ${LOG#$ROOT/}/$A-build.log)"
-		continue
+		return
 	fi
 	# ---- 2. the type check, with this ARCH's compiler and headers
 	for v in sizeof oversize bad_spelling; do
@@ -185,7 +211,7 @@ sys.exit(sys.argv[2] not in [a["name"] for a in json.load(open(sys.argv[1]))["ab
 		built=$?
 		# An oversized type compiles and leaves an undefined reference
 		# that fails the link.
-		[ $built -eq 0 ] && ${X}nm -u "$KO/$o" | grep -q __invalid_size_argument_for_IOC && built=link
+		[ $built -eq 0 ] && ${X}nm -u "$KO/$o" | grep -q __invalid_size_argument_for_IOC && built="link"
 		case $v:$built in
 		sizeof:0) notok "$T: _IOR('x', 1, sizeof(int)) is rejected in kernel context (it built)" ;;
 		sizeof:*) ok "$T: _IOR('x', 1, sizeof(int)) is rejected in kernel context: $(grep -o 'error: .*' "$LOG/$A-typecheck-$v.log" | head -1)" ;;
@@ -210,4 +236,20 @@ sys.exit(sys.argv[2] not in [a["name"] for a in json.load(open(sys.argv[1]))["ab
 		ok "$T: guest ($QEMU) ran and ended by itself in ${tg}s (qemu exit $rc)"
 	fi
 	"$PY" tests/verify/ktap.py "$A" "$ABI" "$GD/units" "$LOG/$A-guest.log" "${skipped[@]}"
+}
+
+# Two lanes of layouts at once (VERIFY_LANES): a build leaves a core idle
+# while it configures, links and boots, and the other lane fills it.
+# Each layout's TAP goes to a file, printed in the order asked for.
+# shellcheck disable=SC2206 # $ALL is a word list
+arches=(${@:-$ALL})
+LANES=${VERIFY_LANES:-2}
+for ((l = 0; l < LANES; l++)); do
+	(
+		for ((i = l; i < ${#arches[@]}; i += LANES)); do
+			one_arch "${arches[i]}" >"$LOG/${arches[i]}.tap" 2>&1
+		done
+	) &
 done
+wait
+for A in "${arches[@]}"; do cat "$LOG/$A.tap"; done
