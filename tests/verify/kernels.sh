@@ -240,16 +240,19 @@ sys.exit(sys.argv[2] not in [a["name"] for a in json.load(open(sys.argv[1]))["ab
 
 # Two lanes of layouts at once (VERIFY_LANES): a build leaves a core idle
 # while it configures, links and boots, and the other lane fills it.
-# Each layout's TAP goes to a file, printed in the order asked for.
+# Each layout's TAP goes to a file of this run (not build/verify/log:
+# step 9 runs parisc again), printed in the order asked for.
 # shellcheck disable=SC2206 # $ALL is a word list
 arches=(${@:-$ALL})
 LANES=${VERIFY_LANES:-2}
+taps=$(mktemp -d "$KD/tap.XXXXXX") || { notok "verify/kernels: mktemp in ${KD#$ROOT/}"; exit 1; }
 for ((l = 0; l < LANES; l++)); do
 	(
 		for ((i = l; i < ${#arches[@]}; i += LANES)); do
-			one_arch "${arches[i]}" >"$LOG/${arches[i]}.tap" 2>&1
+			one_arch "${arches[i]}" >"$taps/$i.tap" 2>&1
 		done
 	) &
 done
 wait
-for A in "${arches[@]}"; do cat "$LOG/$A.tap"; done
+for i in "${!arches[@]}"; do cat "$taps/$i.tap"; done
+rm -rf "$taps"
