@@ -149,6 +149,37 @@ static void check_command_names(struct registry *reg)
 
 /* ------------------------------------------------------------ ABIs */
 
+/* A variant (the same compiler with a 64-bit time_t) names an ABI listed
+ * before it that is no variant itself, with its layout and ARCH: then
+ * "differs from its base" means only what the options change. */
+static void link_variant(struct registry *reg, struct abi *abi, size_t i)
+{
+	const struct abi *base = NULL;
+
+	if (!abi->variant_of_name)
+		return;
+	for (size_t k = 0; k < i && !base; k++)
+		if (!strcmp(reg->abis[k].name, abi->variant_of_name))
+			base = &reg->abis[k];
+	if (!base) {
+		ERR(reg, abi->variant_mark, "reference", "ABI '%s' is a variant of '%s', %s", abi->name,
+		    abi->variant_of_name, registry_abi(reg, abi->variant_of_name)
+		    ? "which is listed after it" : "which is no ABI");
+	} else if (base->variant_of_name) {
+		ERR(reg, abi->variant_mark, "reference",
+		    "ABI '%s' is a variant of '%s', which is itself a variant of '%s'", abi->name,
+		    base->name, base->variant_of_name);
+	} else if (strcmp(base->layout_name, abi->layout_name) || !base->arch || !abi->arch ||
+		   strcmp(base->arch, abi->arch)) {
+		ERR(reg, abi->variant_mark, "reference",
+		    "ABI '%s' is a variant of '%s' but has another layout or ARCH (%s, %s; '%s' has %s, %s)",
+		    abi->name, base->name, abi->layout_name, abi->arch ? abi->arch : "none",
+		    base->name, base->layout_name, base->arch ? base->arch : "none");
+	} else {
+		abi->variant_of = base;
+	}
+}
+
 static void link_abis(struct registry *reg, bool sized)
 {
 	for (size_t i = 0; i < reg->n_abis; i++) {
@@ -158,6 +189,7 @@ static void link_abis(struct registry *reg, bool sized)
 		if (!abi->layout)
 			ERR(reg, abi->mark, "reference", "ABI '%s' names an unknown layout '%s'", abi->name,
 			    abi->layout_name);
+		link_variant(reg, abi, i);
 		if (sized && !abi->sizes_file)
 			ERR(reg, abi->mark, "missing-size",
 			    "ABI '%s' has no measured sizes (%s/sizes/%s.yaml): run 'make sizes'", abi->name,

@@ -11,7 +11,7 @@
 #include "grammar.h"
 
 const char *const grammar_names[G_GRAMMARS] = {
-	[G_IDENT] = "identifier", [G_C_TYPE] = "C type name", [G_C_SIZE] = "C size expression",
+	[G_IDENT] = "identifier", [G_ABI_NAME] = "ABI name", [G_C_TYPE] = "C type name", [G_C_SIZE] = "C size expression",
 	[G_HEADER] = "header path", [G_FILE_REF] = "file reference", [G_ABSENT] = "absent entry",
 	[G_PROGRAM] = "compiler name", [G_CFLAG] = "compiler option", [G_LINE] = "single line",
 	[G_DOC] = "doc text",
@@ -393,6 +393,31 @@ static const char *ident_problem(const char *s, size_t *at)
 	return is_keyword(s, n) ? "a C keyword is not a name" : NULL;
 }
 
+/* An ABI name: words of letters, digits and '_' joined by single '-'
+ * (armhf-time64).  It names files (sizes/<abi>.yaml) and is quoted
+ * wherever it is shown, but never becomes a C identifier. */
+static const char *abi_name_problem(const char *s, size_t *at)
+{
+	size_t i = 0;
+
+	for (;;) {
+		size_t n = 0;
+
+		while (ident_char(s[i + n]))
+			n++;
+		*at = i + n;
+		if (!n)
+			return i ? "a '-' in an ABI name is followed by a letter, digit or '_'"
+				 : "an ABI name starts with a letter, digit or '_'";
+		i += n;
+		if (!s[i])
+			return NULL;
+		if (s[i] != '-')
+			return "an ABI name holds only letters, digits, '_' and single '-'";
+		i++;
+	}
+}
+
 /*
  * A relative path, the first len bytes of s: components of letters, digits
  * and _ + - . (glob * and , too for a file reference), none empty and none
@@ -474,6 +499,8 @@ const char *grammar_check(enum grammar g, const char *s, size_t *at, char *buf, 
 	switch (g) {
 	case G_IDENT:
 		return ident_problem(s, at);
+	case G_ABI_NAME:
+		return abi_name_problem(s, at);
 	case G_C_TYPE:
 	case G_C_SIZE:
 		return c_problem(g, s, at, buf, size);

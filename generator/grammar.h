@@ -14,6 +14,7 @@
 
 enum grammar {
 	G_IDENT,	/* a C identifier, not a keyword: x86_64, len */
+	G_ABI_NAME,	/* identifier words joined by single '-': x86_64, armhf-time64 */
 	G_C_TYPE,	/* a C type name: struct x, unsigned int[2], __u32 *, char[A - B + 1] */
 	G_C_SIZE,	/* a C constant expression: sizeof(int)*2, 16 */
 	G_HEADER,	/* a relative path ending in .h: linux/fs.h, arch/x/include/uapi/asm/ioctl.h */

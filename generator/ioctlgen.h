@@ -24,7 +24,7 @@
 #include "util.h"
 
 /* Raise it whenever the model's keys change (tests/golden checks the key list). */
-#define IOCTLGEN_MODEL_VERSION 2
+#define IOCTLGEN_MODEL_VERSION 3
 
 /* A place in a spec file; line and col are 1-based. */
 struct mark {
@@ -130,6 +130,11 @@ struct abi {
 	const char **cflags;
 	size_t n_cflags;
 	const struct layout *layout;
+	/* variant-of: the ABI this one varies by compiler options only (a
+	 * 64-bit time_t); same layout and ARCH; NULL for the others */
+	const char *variant_of_name;
+	const struct abi *variant_of;
+	struct mark variant_mark;
 	struct size_entry *sizes;	/* sorted by type, for bsearch */
 	size_t n_sizes;
 	const char **absent;	/* commands its headers do not define here, sorted */

@@ -237,6 +237,36 @@ static void write_layouts(struct json *j, const struct registry *reg)
 	close_(j, ']');
 }
 
+/* The commands whose number on a variant ABI is not its base's: the
+ * point of a time64 variant.  A command the base lacks counts too. */
+static void write_variant_differs(struct json *j, const struct registry *reg, size_t k)
+{
+	size_t b = (size_t)(reg->abis[k].variant_of - reg->abis);
+
+	open_(j, "variant-differs", '[');
+	for (size_t h = 0; h < reg->n_headers; h++) {
+		const struct header *hd = &reg->headers[h];
+
+		for (size_t i = 0; i < hd->n_commands; i++) {
+			const struct command *c = &hd->commands[i];
+			const struct abi_number *n, *base;
+
+			if (!c->numbers)
+				continue;
+			n = &c->numbers[k];
+			base = &c->numbers[b];
+
+			if (!n->present || (base->present && base->number == n->number))
+				continue;
+			open_(j, NULL, '{');
+			kstr(j, "command", c->name);
+			kstr(j, "header", hd->path);
+			close_(j, '}');
+		}
+	}
+	close_(j, ']');
+}
+
 static void write_abis(struct json *j, const struct registry *reg)
 {
 	open_(j, "abis", '[');
@@ -253,6 +283,9 @@ static void write_abis(struct json *j, const struct registry *reg)
 		ksize(j, "size-t", a, "size_t");
 		ksize(j, "int", a, "int");
 		kstr(j, "sizes", a->sizes_file);
+		kstr(j, "variant-of", a->variant_of ? a->variant_of->name : NULL);
+		if (a->variant_of && reg->numbered)
+			write_variant_differs(j, reg, i);
 		ksource(j, a->mark);
 		close_(j, '}');
 	}

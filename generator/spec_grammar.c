@@ -29,8 +29,8 @@ static const struct field layout_fields[] = {
 	{ "layouts[].xsize-bits", G_LOADER }, { NULL, 0 } };
 
 static const struct field abi_fields[] = {
-	{ "doc", G_DOC }, { "abis[].name", G_IDENT }, { "abis[].doc", G_DOC },
-	{ "abis[].layout", G_IDENT }, { "abis[].arch", G_IDENT }, { "abis[].cc", G_PROGRAM },
+	{ "doc", G_DOC }, { "abis[].name", G_ABI_NAME }, { "abis[].doc", G_DOC },
+	{ "abis[].variant-of", G_ABI_NAME }, { "abis[].layout", G_IDENT }, { "abis[].arch", G_IDENT }, { "abis[].cc", G_PROGRAM },
 	{ "abis[].cflags[]", G_CFLAG }, { NULL, 0 } };
 
 static const struct field magic_fields[] = {
@@ -55,7 +55,7 @@ static const struct field header_fields[] = {
 	{ NULL, 0 } };
 
 static const struct field sizes_fields[] = {
-	{ "abi", G_IDENT }, { "doc", G_DOC }, { "sizes{}", G_C_TYPE }, { "absent[]", G_ABSENT },
+	{ "abi", G_ABI_NAME }, { "doc", G_DOC }, { "sizes{}", G_C_TYPE }, { "absent[]", G_ABSENT },
 	{ NULL, 0 } };
 
 /* The loaders say it better: a size where a type belongs, spell-as: bad,

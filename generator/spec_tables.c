@@ -89,7 +89,7 @@ void load_abis(struct loader *L, const struct ynode *root)
 	static const struct keyspec top[] = { { "doc", false }, { "abis", true }, { 0 } };
 	static const struct keyspec ks[] = {
 		{ "name", true }, { "doc", true }, { "layout", true }, { "arch", true },
-		{ "cc", true }, { "cflags", true }, { 0 } };
+		{ "cc", true }, { "cflags", true }, { "variant-of", false }, { 0 } };
 	struct registry *reg = L->reg;
 	const struct ynode *list;
 
@@ -108,6 +108,7 @@ void load_abis(struct loader *L, const struct ynode *root)
 		abi->arch = get_str(L, m, "arch", NULL);
 		abi->cc = get_str(L, m, "cc", NULL);
 		abi->cflags = get_strlist(L, m, "cflags", &abi->n_cflags, NULL);
+		abi->variant_of_name = get_str(L, m, "variant-of", &abi->variant_mark);
 		if (abi->name && abi->layout_name)
 			reg->n_abis++;
 	}

@@ -12,12 +12,24 @@ static void print_type(unsigned int type)
 		printf("0x%02x    ", type);
 }
 
-static void print_fields(const struct layout *l, uint32_t number, const char *label)
+/* The label column: wide enough for every layout and ABI name. */
+static int label_width(const struct registry *reg)
+{
+	size_t w = 9;
+
+	for (size_t i = 0; i < reg->n_layouts; i++)
+		w = strlen(reg->layouts[i].name) > w ? strlen(reg->layouts[i].name) : w;
+	for (size_t k = 0; k < reg->n_abis; k++)
+		w = strlen(reg->abis[k].name) > w ? strlen(reg->abis[k].name) : w;
+	return (int)w;
+}
+
+static void print_fields(const struct layout *l, uint32_t number, const char *label, int width)
 {
 	struct ioc_fields f;
 
 	layout_decode(l, number, &f);
-	printf("  %-9s ", label);
+	printf("  %-*s ", width, label);
 	if (f.dir_name >= 0)
 		printf("%-11s", dir_names[f.dir_name]);
 	else
@@ -46,19 +58,43 @@ static void print_hit(const struct lookup_hit *hit)
 	printf(" (%s)", c->header->path);
 }
 
-static void print_matches(const struct registry *reg, size_t k, uint32_t number)
+/* Where a time64 variant and its base ABI give the command different
+ * numbers, say so on both: the usual reason a 32-bit program's number
+ * is not found. */
+static void print_variant_note(const struct registry *reg, size_t k, const struct command *c)
+{
+	const struct abi *a = &reg->abis[k];
+
+	for (size_t v = 0; v < reg->n_abis; v++) {
+		const struct abi *o = &reg->abis[v];
+		const struct abi_number *n;
+
+		if (v == k || !(o == a->variant_of || o->variant_of == a))
+			continue;
+		n = &c->numbers[v];
+		if (!n->present)
+			printf(" [not on %s]", o->name);
+		else if (n->number != c->numbers[k].number)
+			printf(" [0x%08x on %s: size %u, not %u]", n->number, o->name, n->size,
+			       c->numbers[k].size);
+	}
+}
+
+static void print_matches(const struct registry *reg, size_t k, uint32_t number, int width)
 {
 	struct lookup *lk = lookup_build(reg, k);
 	struct lookup_hit hits[16];
 	size_t n = lookup_find(lk, number, hits, 16);
 
-	printf("  %-9s ", reg->abis[k].name);
+	printf("  %-*s ", width, reg->abis[k].name);
 	if (!n)
 		fputs("no registered command", stdout);
 	for (size_t i = 0; i < n && i < 16; i++) {
 		if (i)
 			fputs(" or ", stdout);
 		print_hit(&hits[i]);
+		if (hits[i].cmd->numbers)
+			print_variant_note(reg, k, hits[i].cmd);
 	}
 	if (n > 16)
 		printf(" and %zu more", n - 16);
@@ -76,7 +112,7 @@ int cmd_decode(int argc, char **argv)
 	const struct abi *abi = NULL;
 	struct registry reg;
 	uint64_t number;
-	int c;
+	int c, width;
 
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		if (c == 'a')
@@ -105,18 +141,19 @@ int cmd_decode(int argc, char **argv)
 		registry_release(&reg);
 		return EXIT_USAGE;
 	}
+	width = label_width(&reg);
 	printf("0x%08llx = %llu\n", (unsigned long long)number, (unsigned long long)number);
-	printf("  %-9s %-11s%-10s  %-10s  %s\n", "layout", "dir", "type", "nr", "size");
+	printf("  %-*s %-11s%-10s  %-10s  %s\n", width, "layout", "dir", "type", "nr", "size");
 	if (abi) {
-		print_fields(abi->layout, (uint32_t)number, abi->layout->name);
+		print_fields(abi->layout, (uint32_t)number, abi->layout->name, width);
 	} else {
 		for (size_t i = 0; i < reg.n_layouts; i++)
-			print_fields(&reg.layouts[i], (uint32_t)number, reg.layouts[i].name);
+			print_fields(&reg.layouts[i], (uint32_t)number, reg.layouts[i].name, width);
 	}
-	printf("  %-9s %s\n", "abi", "commands");
+	printf("  %-*s %s\n", width, "abi", "commands");
 	for (size_t k = 0; k < reg.n_abis; k++)
 		if (!abi || abi == &reg.abis[k])
-			print_matches(&reg, k, (uint32_t)number);
+			print_matches(&reg, k, (uint32_t)number, width);
 	registry_release(&reg);
 	return 0;
 }
