@@ -67,16 +67,6 @@ class Probe:
         if h.header_test:
             for i, c in enumerate(self.commands):
                 lines += [f"#ifdef {c.name}", f'__asm__(".ascii \\"->DEF {i}\\"");', "#endif"]
-            # Preprocessed only (-E -DMEASURE_IOC_CHECK): with _IOC replaced by a
-            # marker, a command built by the ioctl macros expands to the marker;
-            # one the header spells otherwise on this ABI does not (soundcard.h
-            # on sparc uses its own SunOS encoding).  No type is evaluated.
-            lines += ["#ifdef MEASURE_IOC_CHECK", "#undef _IOC",
-                      "#define _IOC(d, t, n, s) __MEASURE_IOC__"]
-            for i, c in enumerate(self.commands):
-                call = c.name + (f"({', '.join(['0'] * c.nparams)})" if c.nparams else "")
-                lines += [f"#ifdef {c.name}", f"@@IOC \"{self.stem}\" {i}@@ {call}", "#endif"]
-            lines += ["#endif"]
         lines += ["", "void measure_sizes_probe(void);", "void measure_sizes_probe(void)", "{"]
         at = {}
         for text in self.types:
@@ -84,7 +74,40 @@ class Probe:
                 at[len(lines) + 1] = text
                 lines.append("\t" + cc.value_marker("SIZE", index[text], f"sizeof({text})"))
         lines.append("}")
+        if h.header_test:
+            lines += self.ioc_check_lines()
         return "\n".join(lines) + "\n", at
+
+    def ioc_check_lines(self):
+        """With -DMEASURE_IOC_CHECK: does each defined command expand through
+        _IOC on this ABI?  soundcard.h on sparc spells its commands with its
+        own SunOS encoding.  _IOC is redefined to a pointer of a type of its
+        own, and _Generic tells it from a plain number: "->IOC i 1" or 0 in
+        the same compile as the sizes.  A command that does arithmetic on
+        _IOC's value does not compile so; the probe is then compiled without
+        the check and preprocessed on its own (ioc_check())."""
+        lines = ["#ifdef MEASURE_IOC_CHECK", "#undef _IOC",
+                 "struct measure_ioc { char c; };",
+                 "#define _IOC(d, t, n, s) ((struct measure_ioc *)0)",
+                 "void measure_ioc_probe(void);", "void measure_ioc_probe(void)", "{"]
+        for i, c in enumerate(self.commands):
+            call = c.name + (f"({', '.join(['0'] * c.nparams)})" if c.nparams else "")
+            lines += [f"#ifdef {c.name}",
+                      "\t" + cc.value_marker(
+                          "IOC", i, f"_Generic(({call}), struct measure_ioc *: 1, default: 0)"),
+                      "#endif"]
+        return lines + ["}", "#endif"]
+
+    def ioc_text_lines(self):
+        """The same question for the preprocessor alone (-E -P
+        -DMEASURE_IOC_TEXT): a command built by the ioctl macros expands to
+        the marker, one spelled otherwise does not."""
+        lines = ["#ifdef MEASURE_IOC_TEXT", "#undef _IOC",
+                 "#define _IOC(d, t, n, s) __MEASURE_IOC__"]
+        for i, c in enumerate(self.commands):
+            call = c.name + (f"({', '.join(['0'] * c.nparams)})" if c.nparams else "")
+            lines += [f"#ifdef {c.name}", f"@@IOC \"{self.stem}\" {i}@@ {call}", "#endif"]
+        return lines + ["#endif"]
 
 
 class Result:
@@ -106,6 +129,7 @@ def read_asm(tc, probe, at, index, asm, res):
     except OSError as e:
         raise Error(f"{asm}: error: reading the probe's assembly: {e.strerror}") from e
     sizes = cc.read_markers(text, "SIZE")
+    ioc = cc.read_markers(text, "IOC")
     defs = {int(i) for t, i, _ in cc.MARKER.findall(text) if t == "DEF"}
     for text in at.values():
         n = index[text]
@@ -115,6 +139,7 @@ def read_asm(tc, probe, at, index, asm, res):
             continue
         res.sizes[text] = (sizes[n], probe.where(text))
     res.defined = {probe.commands[i].name for i in defs}
+    return {i for i in defs if ioc.get(i) == 0} if ioc or not defs else None
 
 
 def read_deps(path):
@@ -229,21 +254,23 @@ def run_chunk(tc, chunk, index, work):
             f.write(src)
         files.append(p.stem + ".c")
         ats.append(at)
-    cc.run(tc.cc + ["-S", "-MD"] + files, cwd=work)	# failures: diagnose() below
-    not_ioc = ioc_check(tc, files, work)
+    cc.run(tc.cc + ["-S", "-MD", "-DMEASURE_IOC_CHECK"] + files, cwd=work)	# failures: diagnose()
     out = []
     for p, at in zip(chunk, ats):
         base = os.path.join(work, p.stem)
+        not_ioc = None
         if os.path.exists(base + ".s"):
             res = Result()
             if check_deps(tc, p, base + ".d", res):
-                read_asm(tc, p, at, index, base + ".s", res)
+                not_ioc = read_asm(tc, p, at, index, base + ".s", res)
         else:
             res = diagnose(tc, p, index, work)
         if not p.header.header_test and res.unusable is None and not res.errors:
             defines_of_untested(tc, p, work, res)
         if p.header.header_test and not res.unusable and not res.errors:
-            res.not_ioc = {p.commands[i].name for i in not_ioc.get(p.stem, ())}
+            if not_ioc is None:		# compiled without the check
+                not_ioc = ioc_check(tc, p, index, work).get(p.stem, set())
+            res.not_ioc = {p.commands[i].name for i in not_ioc}
         out.append((p, res))
     return out
 
@@ -262,11 +289,16 @@ def defines_of_untested(tc, p, work, res):
         res.defined = defs
 
 
-def ioc_check(tc, files, work):
-    """Which defined commands of each probe do not expand through _IOC on
-    this ABI: {stem: {index}}.  A probe that does not preprocess is left to
-    the compile's own diagnosis."""
-    r = cc.run(tc.cc + ["-E", "-P", "-DMEASURE_IOC_CHECK"] + files, cwd=work)
+def ioc_check(tc, probe, index, work):
+    """Which defined commands of a probe that does not compile with
+    -DMEASURE_IOC_CHECK do not expand through _IOC on this ABI, by the
+    preprocessor alone: {stem: {index}}.  A probe that does not
+    preprocess is left to the compile's own diagnosis."""
+    src, _ = probe.source(index)
+    name = probe.stem + "-ioc.c"
+    with open(os.path.join(work, name), "w", encoding="utf-8") as f:
+        f.write(src + "\n".join(probe.ioc_text_lines()) + "\n")
+    r = cc.run(tc.cc + ["-E", "-P", "-DMEASURE_IOC_TEXT", name], cwd=work)
     found = {}
     for line in r.stdout.splitlines():
         m = IOC_LINE.match(line)
