@@ -171,6 +171,7 @@ BENCH_SRC := $(wildcard tests/bench/*.c)
 
 # VERIFY_BENCH=0 skips the verify timings (a cold verify takes minutes).
 bench: $(B)/ioctlgen $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
+	$(Q)$(ABI_HEADERS)
 	$(Q)tests/bench/run
 	$(Q)if [ "$(VERIFY_BENCH)" != 0 ]; then tests/verify/bench cold warm; fi
 
