@@ -121,6 +121,7 @@ class Site:
             "id": make_id(c["name"]) or "cmd",
             "page": code_page(code),
             "header": header["path"] + (f" ({header['arch']})" if header.get("arch") else ""),
+            "path": header["path"],
             "spelling": spelling,
             "groups": groups,
             "size_groups": size_groups,
@@ -220,6 +221,32 @@ class Site:
     def abi_differences(self):
         return [c for c in self.commands if c["size_differs"]]
 
+    def time64(self):
+        """The time64 variants: per variant ABI its base and how many commands
+        differ, and per command that differs on any variant, each pair's
+        numbers and sizes (the model's variant-differs, nothing recomputed)."""
+        by_id = {}
+        for c in self.commands:		# arch headers share a path: asm/ioctls.h
+            by_id.setdefault((c["path"], c["name"]), []).append(c)
+        variants, rows = [], {}
+        for a in self.m["abis"]:
+            base = a.get("variant-of")
+            if not base:
+                continue
+            diff = a.get("variant-differs", [])
+            variants.append({"name": a["name"], "base": base, "count": len(diff)})
+            for d in diff:
+                c = next((c for c in by_id.get((d["header"], d["command"]), [])
+                          if a["name"] in c["c"]["numbers"]), None)
+                if c is None:
+                    continue
+                row = rows.setdefault(id(c), {"c": c, "pairs": []})
+                row["pairs"].append({"base": base, "abi": a["name"],
+                                     "from": c["c"]["numbers"].get(base),
+                                     "to": c["c"]["numbers"][a["name"]]})
+        order = {id(c): i for i, c in enumerate(self.commands)}
+        return variants, sorted(rows.values(), key=lambda r: order[id(r["c"])])
+
     @staticmethod
     def xsize_bits(lay):
         """sparc: the size bits _IOC_SIZE reads when a read or write bit is
@@ -238,7 +265,9 @@ class Site:
         abis = []
         for a in self.m["abis"]:
             lay = self.abi_layout[a["name"]]
+            base = a.get("variant-of")
             abis.append({"name": a["name"], "layout": lay["name"],
+                         "variant-of": self.abis.index(base) if base else None,
                          "xsize-bits": self.xsize_bits(lay),
                          **{k: lay[k] for k in layout_keys}})
         codes = {}
@@ -466,6 +495,8 @@ def render(model_path, src, docs, schema_dir, ioctlgen):
          overlaps=site.overlaps(), outside=site.findings("outside-range"),
          unregistered=site.unregistered(), findings=site.findings(None))
     page("abi-differences.rst.j2", "abi-differences.rst", commands=site.abi_differences())
+    variants, t64 = site.time64()
+    page("time64.rst.j2", "time64.rst", variants=variants, rows=t64)
     page("decoder.rst.j2", "decoder.rst")
     page("stats.inc.j2", "stats.inc", legacy=site.legacy(), differ=site.abi_differences(),
          collisions=site.collisions())

@@ -151,7 +151,27 @@
 		return s;
 	}
 
-	function cmdCell(ks)
+	/* A time64 variant and its base ABI that give the command different
+	 * numbers: say so on both, the usual reason a 32-bit number is not found. */
+	function variantNote(c, i)
+	{
+		var notes = [];
+
+		D.abis.forEach(function (O, v) {
+			var n = c[NUMS][v];
+
+			if (v === i || !(O['variant-of'] === i || D.abis[i]['variant-of'] === v))
+				return;
+			if (n === null)
+				notes.push('not on ' + esc(O.name));
+			else if (n !== c[NUMS][i])
+				notes.push('<code>' + hex(n, 8) + '</code> on ' + esc(O.name));
+		});
+		return notes.length ? ' <span class="ioc-differs ioc-variant">(' + notes.join('; ') +
+			', <a href="time64.html">64-bit time_t</a>)</span>' : '';
+	}
+
+	function cmdCell(ks, i)
 	{
 		if (!ks.length)
 			return '<span class="ioc-nomatch">no registered command</span>';
@@ -166,7 +186,7 @@
 				s += ' <a href="legacy.html" class="ioc-badge">legacy</a>';
 			if (c[RESERVED])
 				s += ' <span class="ioc-badge">reserved</span>';
-			return s;
+			return s + variantNote(c, i);
 		}).join('<br>');
 	}
 
@@ -195,7 +215,7 @@
 				'</td><td>' + typeCell(f.type) + '</td><td>' + f.nr + ' <small>(' + hex(f.nr, 2) +
 				')</small></td><td>' + f.size + (f.sizeBits !== f.size ?
 				' <small>(the size bits hold ' + f.sizeBits + ', but _IOC_SIZE reads 0 ' +
-				'without a read or write bit)</small>' : '') + '</td><td>' + cmdCell(ks) +
+				'without a read or write bit)</small>' : '') + '</td><td>' + cmdCell(ks, i) +
 				'</td></tr>');
 		});
 		list = Object.keys(names);
