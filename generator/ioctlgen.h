@@ -24,7 +24,7 @@
 #include "util.h"
 
 /* Raise it whenever the model's keys change (tests/golden checks the key list). */
-#define IOCTLGEN_MODEL_VERSION 2
+#define IOCTLGEN_MODEL_VERSION 3
 
 /* A place in a spec file; line and col are 1-based. */
 struct mark {
@@ -209,6 +209,12 @@ struct command {
 	size_t n_params;
 	const char *nr_param, *size_param;
 	const char *type;	/* the argument type, or NULL */
+	/* spelled as a plain number (number: 0x5401), not with the _IO* macros:
+	 * dir, magic, nr and type are unset, the number is the same on every
+	 * ABI that has the command, and passes names its argument (or NULL) */
+	bool plain;
+	uint32_t number;
+	const char *number_text, *passes;
 	bool ioc;		/* spelled _IOC(dir, type, nr, size) */
 	bool reserved;
 	struct legacy *legacy;
@@ -219,7 +225,7 @@ struct command {
 	const char *macro;
 	const char *args[4];
 	size_t n_args;
-	struct mark mark, type_mark, nr_mark, magic_mark;
+	struct mark mark, type_mark, nr_mark, magic_mark, number_mark;
 };
 
 struct header {
