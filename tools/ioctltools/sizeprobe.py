@@ -19,11 +19,12 @@ IOC_LINE = re.compile(r"^@@IOC \"([^\"]+)\" (\d+)@@ (.*)$")
 
 
 class Command:
-    def __init__(self, name, mark, nparams=0):
+    def __init__(self, name, mark, nparams=0, plain=False):
         self.name = name
         self.mark = mark	# "path:line:col" of its entry
         self.types = []
         self.nparams = nparams	# a family is expanded with every parameter 0
+        self.plain = plain	# spelled as a plain number: present only where it is not an _IOC
 
 
 class Probe:
@@ -40,7 +41,8 @@ class Probe:
         self.require = None		# the asm-generic file that include must pull in
         self.skip = set()		# types left out after they failed
         for c in header.commands:
-            cmd = None if c["reserved"] else Command(c["name"], c["source"], len(c["params"]))
+            cmd = None if c["reserved"] else Command(c["name"], c["source"], len(c["params"]),
+                                                      c.get("number") is not None)
             if cmd:
                 self.commands.append(cmd)
             for t in c["measure"]:
@@ -71,6 +73,8 @@ class Probe:
             # marker, a command built by the ioctl macros expands to the marker;
             # one the header spells otherwise on this ABI does not (soundcard.h
             # on sparc uses its own SunOS encoding).  No type is evaluated.
+            # A command spelled as a plain number is the other way round: it
+            # is absent where its name expands through _IOC.
             lines += ["#ifdef MEASURE_IOC_CHECK", "#undef _IOC",
                       "#define _IOC(d, t, n, s) __MEASURE_IOC__"]
             for i, c in enumerate(self.commands):
@@ -96,7 +100,8 @@ class Result:
         self.failed = {}	# type text -> compiler message
         self.unusable = None	# why the header cannot be used on this ABI
         self.errors = []
-        self.not_ioc = set()	# defined here, but not through the ioctl macros
+        self.not_ioc = set()	# defined here, but not as the entry spells it: not through
+				# the ioctl macros, or through them for a plain number
 
 
 def read_asm(tc, probe, at, index, asm, res):
@@ -230,7 +235,7 @@ def run_chunk(tc, chunk, index, work):
         files.append(p.stem + ".c")
         ats.append(at)
     cc.run(tc.cc + ["-S", "-MD"] + files, cwd=work)	# failures: diagnose() below
-    not_ioc = ioc_check(tc, files, work)
+    not_ioc, ioc = ioc_check(tc, files, work)
     out = []
     for p, at in zip(chunk, ats):
         base = os.path.join(work, p.stem)
@@ -243,7 +248,8 @@ def run_chunk(tc, chunk, index, work):
         if not p.header.header_test and res.unusable is None and not res.errors:
             defines_of_untested(tc, p, work, res)
         if p.header.header_test and not res.unusable and not res.errors:
-            res.not_ioc = {p.commands[i].name for i in not_ioc.get(p.stem, ())}
+            res.not_ioc = {c.name for i, c in enumerate(p.commands)
+                           if i in (ioc if c.plain else not_ioc).get(p.stem, ())}
         out.append((p, res))
     return out
 
@@ -264,12 +270,13 @@ def defines_of_untested(tc, p, work, res):
 
 def ioc_check(tc, files, work):
     """Which defined commands of each probe do not expand through _IOC on
-    this ABI: {stem: {index}}.  A probe that does not preprocess is left to
-    the compile's own diagnosis."""
+    this ABI, and which do: two {stem: {index}}.  A probe that does not
+    preprocess is left to the compile's own diagnosis."""
     r = cc.run(tc.cc + ["-E", "-P", "-DMEASURE_IOC_CHECK"] + files, cwd=work)
-    found = {}
+    found, ioc = {}, {}
     for line in r.stdout.splitlines():
         m = IOC_LINE.match(line)
-        if m and "__MEASURE_IOC__" not in m.group(3):
-            found.setdefault(m.group(1), set()).add(int(m.group(2)))
-    return found
+        if m:
+            into = ioc if "__MEASURE_IOC__" in m.group(3) else found
+            into.setdefault(m.group(1), set()).add(int(m.group(2)))
+    return found, ioc
