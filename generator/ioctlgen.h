@@ -214,6 +214,12 @@ struct command {
 	size_t n_params;
 	const char *nr_param, *size_param;
 	const char *type;	/* the argument type, or NULL */
+	/* spelled as a plain number (number: 0x5401), not with the _IO* macros:
+	 * dir, magic, nr and type are unset, the number is the same on every
+	 * ABI that has the command, and passes names its argument (or NULL) */
+	bool plain;
+	uint32_t number;
+	const char *number_text, *passes;
 	bool ioc;		/* spelled _IOC(dir, type, nr, size) */
 	bool reserved;
 	struct legacy *legacy;
@@ -224,7 +230,7 @@ struct command {
 	const char *macro;
 	const char *args[4];
 	size_t n_args;
-	struct mark mark, type_mark, nr_mark, magic_mark;
+	struct mark mark, type_mark, nr_mark, magic_mark, number_mark;
 };
 
 struct header {

@@ -342,6 +342,14 @@ static void write_numbers(struct json *j, const struct registry *reg, const stru
 		} else {
 			kuint(j, "size", n->size);
 		}
+		if (c->plain) {	/* the fields as this ABI's layout splits the number */
+			struct ioc_fields f;
+
+			layout_decode(reg->abis[k].layout, n->number, &f);
+			kstr(j, "dir", f.dir_name < 0 ? NULL : dir_names[f.dir_name]);
+			kuint(j, "type", f.type);
+			kuint(j, "nr", f.nr);
+		}
 		close_(j, '}');
 	}
 	close_(j, '}');
@@ -354,11 +362,19 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 
 	open_(j, NULL, '{');
 	kstr(j, "name", c->name);
-	kstr(j, "dir", dir_names[c->dir]);
-	kuint(j, "magic", c->magic);
-	kstr(j, "magic-text", c->magic_text);
-	kuint(j, "nr", c->nr);
-	kstr(j, "nr-text", c->nr_text);
+	if (c->plain) {		/* no _IO* fields: see "number" */
+		kstr(j, "dir", NULL);
+		kstr(j, "magic", NULL);
+		kstr(j, "magic-text", NULL);
+		kstr(j, "nr", NULL);
+		kstr(j, "nr-text", NULL);
+	} else {
+		kstr(j, "dir", dir_names[c->dir]);
+		kuint(j, "magic", c->magic);
+		kstr(j, "magic-text", c->magic_text);
+		kuint(j, "nr", c->nr);
+		kstr(j, "nr-text", c->nr_text);
+	}
 	kuint(j, "nr-count", c->nr_count);
 	kstrlist(j, "params", c->params, c->n_params);
 	kstr(j, "nr-param", c->nr_param);
@@ -368,6 +384,12 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	kbool(j, "reserved", c->reserved);
 	kstr(j, "macro", c->macro);
 	kstrlist(j, "args", c->args, c->n_args);
+	if (c->plain)
+		kuint(j, "number", c->number);
+	else
+		kstr(j, "number", NULL);
+	kstr(j, "number-text", c->number_text);
+	kstr(j, "passes", c->passes);
 	if (c->legacy) {
 		open_(j, "legacy", '{');
 		kstr(j, "written", c->legacy->written);

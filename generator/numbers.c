@@ -96,6 +96,10 @@ static void spell(struct registry *reg, struct command *c)
 	const char *nr = c->nr_param ? arena_printf(a, "%s + (%s)", c->nr_text, c->nr_param) : c->nr_text;
 
 	c->n_args = 0;
+	if (c->plain) {		/* no macro: the header writes the number */
+		c->macro = NULL;
+		return;
+	}
 	if (c->ioc) {
 		c->macro = "_IOC";
 		c->args[c->n_args++] = ioc_dir_macro[c->dir];
@@ -206,6 +210,16 @@ void commands_number(struct registry *reg)
 
 				if (!abi->layout || !abi->sizes_file || !abi_has(abi, c))
 					continue;
+				if (c->plain) {
+					struct ioc_fields f;
+
+					/* the size field as _IOC_SIZE reads it, for display */
+					layout_decode(abi->layout, c->number, &f);
+					num->present = true;
+					num->number = c->number;
+					num->size = f.size;
+					continue;
+				}
 				if (c->legacy)
 					check_legacy(reg, c, abi);
 				if (t && !sizeof_hinted(abi, t, &size, &hint)) {

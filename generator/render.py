@@ -479,7 +479,9 @@ class HeaderCache:
 
 def render_all(model, kernel_tree, cache=None):
     """Every output of the model, in patch order: asm headers, uapi headers
-    by path, ioctl-number.rst.  cache: a HeaderCache file, or None."""
+    by path, ioctl-number.rst.  cache: a HeaderCache file, or None.
+    Commands spelled as plain numbers are not rendered (macro_model())."""
+    model = renderlib.macro_model(model)
     env = renderlib.environment("kernel")
     outs = render_asm(env, model)
     cache = HeaderCache(kernel_tree, cache)

@@ -30,6 +30,20 @@ def load_model(path):
     return model
 
 
+def macro_model(model):
+    """The model as the kernel-side renderers see it: each header with only
+    the commands built with the _IO* macros, and the headers left with none
+    dropped.  A command the header spells as a plain number (TCGETS 0x5401,
+    `macro` null) has no macro to respell or check, so the rendered headers,
+    ioctl-number.rst and the patch series do not change for it."""
+    headers = []
+    for h in model["headers"]:
+        cmds = [c for c in h["commands"] if c["macro"] is not None]
+        if cmds or not h["commands"]:
+            headers.append(h if len(cmds) == len(h["commands"]) else dict(h, commands=cmds))
+    return dict(model, headers=headers)
+
+
 # Compiled templates, kept between runs: compiling them is a third of
 # what a render costs.  Jinja2 recompiles a template whose source changed.
 BYTECODE_CACHE = os.path.join(TOP, "build", "jinja-cache")

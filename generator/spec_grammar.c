@@ -49,6 +49,7 @@ static const struct field header_fields[] = {
 	{ "commands[].nr-param", G_LOADER }, { "commands[].nr-count", G_LOADER },
 	{ "commands[].size-param", G_LOADER }, { "commands[].macro", G_LOADER },
 	{ "commands[].reserved", G_LOADER }, { "commands[].accept[]", G_LOADER },
+	{ "commands[].number", G_LOADER }, { "commands[].passes", G_C_TYPE },
 	{ "commands[].doc", G_DOC }, { "commands[].legacy.written", G_C_SIZE },
 	{ "commands[].legacy.passes", G_C_TYPE }, { "commands[].legacy.spell-as", G_C_TYPE },
 	{ "commands[].legacy.doc", G_DOC }, { "commands[].legacy.abi-break", G_LINE },
@@ -68,7 +69,8 @@ static bool loader_says(const char *path, const char *s)
 		return true;
 	if (!strcmp(path, "commands[].legacy.written"))
 		return !legacy_written_type(s);
-	if (!strcmp(path, "commands[].type") || !strcmp(path, "commands[].legacy.spell-as"))
+	if (!strcmp(path, "commands[].type") || !strcmp(path, "commands[].legacy.spell-as") ||
+	    !strcmp(path, "commands[].passes"))
 		return is_sizeof(s) || is_number(s);
 	return false;
 }

@@ -37,6 +37,86 @@ static void load_legacy(struct loader *L, struct command *c, const struct ynode 
 	c->legacy = lg;
 }
 
+/*
+ * A command the header spells as a plain number (asm-generic/ioctls.h's
+ * #define TCGETS 0x5401): name, number, doc, and optionally the type it
+ * passes, as documentation.  None of the _IO* fields may stand beside it.
+ */
+static void load_plain(struct loader *L, struct header *h, const struct ynode *m)
+{
+	static const char *const io_keys[] = {
+		"dir", "magic", "nr", "type", "params", "nr-param", "nr-count", "size-param",
+		"macro", "legacy", "reserved", NULL };
+	static const char *const keys[] = { "name", "number", "passes", "accept", "doc", NULL };
+	struct command *c = &h->commands[h->n_commands];
+	const struct ynode *n;
+	bool ok = true;
+	uint64_t v;
+
+	for (size_t i = 0; i < ymap_len(m); i++) {
+		const struct ynode *k = ymap_key(m, i);
+		size_t x;
+
+		for (x = 0; io_keys[x] && strcmp(io_keys[x], k->str); x++)
+			;
+		if (io_keys[x]) {
+			ERR(L, k->mark, "unknown-key",
+			    "'%s' cannot stand beside 'number': a command spelled as a plain number is not built with the _IO* macros (known: name, number, passes, accept, doc)",
+			    k->str);
+			ok = false;
+			continue;
+		}
+		for (x = 0; keys[x] && strcmp(keys[x], k->str); x++)
+			;
+		if (!keys[x]) {
+			ERR(L, k->mark, "unknown-key",
+			    "unknown key '%s' in a command spelled as a plain number (known: name, number, passes, accept, doc)",
+			    k->str);
+			ok = false;
+		}
+	}
+	for (size_t x = 0; x < 3; x++) {
+		static const char *const required[] = { "name", "number", "doc" };
+
+		if (!ymap_get(m, required[x])) {
+			ERR(L, m->mark, "missing-key", "a command has no '%s'", required[x]);
+			ok = false;
+		}
+	}
+	memset(c, 0, sizeof(*c));
+	c->mark = m->mark;
+	c->header = h;
+	c->nr_count = 1;
+	c->dir = DIR_NONE;
+	c->plain = true;
+	c->name = get_str(L, m, "name", NULL);
+	c->doc = get_str(L, m, "doc", NULL);
+	if (c->name && !is_identifier(c->name)) {
+		ERR(L, ymap_get(m, "name")->mark, "type", "name '%s' is not a C identifier", c->name);
+		ok = false;
+	}
+	n = ymap_get(m, "number");
+	c->number_mark = n->mark;
+	if (node_uint(L, n, "number", UINT32_MAX, &v)) {
+		c->number = (uint32_t)v;
+		c->number_text = n->str;
+	} else {
+		ok = false;
+	}
+	if (ymap_get(m, "passes")) {
+		c->passes = get_str(L, m, "passes", &c->type_mark);
+		if (c->passes && (is_sizeof(c->passes) || is_number(c->passes))) {
+			ERR(L, c->type_mark, "sizeof-argument",
+			    "'passes' is the C type the command passes, not '%s'", c->passes);
+			ok = false;
+		}
+		ok &= c->passes != NULL;
+	}
+	c->accept = get_accept(L, m, ACCEPT_SHARED_NUMBER);
+	if (ok && c->name && c->doc)
+		h->n_commands++;
+}
+
 static void load_command(struct loader *L, struct header *h, const struct ynode *m)
 {
 	static const struct keyspec ks[] = {
@@ -50,6 +130,10 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 	const struct ynode *n;
 	bool ok = true;
 
+	if (m->kind == Y_MAP && ymap_get(m, "number")) {
+		load_plain(L, h, m);
+		return;
+	}
 	if (!check_keys(L, m, "a command", ks))
 		return;
 	memset(c, 0, sizeof(*c));

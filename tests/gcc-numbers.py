@@ -28,6 +28,13 @@ kernel source of a header whose value is an _IO*() call (found by a regular
 expression, including ones under #if 0 or in comments) must be registered,
 and a command is reserved exactly when the preprocessor leaves it undefined.
 
+Commands the headers spell as plain numbers (TCGETS 0x5401) are checked the
+same way: the value gcc sees must be the model's on every ABI that has them,
+and where the model says absent, the name must not be a plain number there.
+Then `ioctlgen decode --abi ABI N` must name the most frequent of them
+(TCGETS, FIONREAD, SIOCGIFCONF...), N being what the ABI's compiler makes of
+the name on the real headers.
+
 Finally the same checks run on ioctlgen's model of a test registry with
 planted mistakes (tests/fixtures/gcc-numbers/spec), which must be reported
 as tests/fixtures/gcc-numbers/expect.json says: so this suite can fail.
@@ -279,7 +286,10 @@ def compare(abi, p, found, build, work):
             n_abs += 1
             if ("D", i) in found:
                 real, why = value_of(abi, p.header, c, build, p.macros, work)
-                if why is None:
+                # a command spelled as a plain number is absent where the
+                # name is an ioctl-macro command, and must be where it is not
+                plain_here = why == "defined without the ioctl macros"
+                if (why is None) if c.get("number") is None else plain_here:
                     bad.append(f"{c['name']} on {name}: model absent, gcc {real:#010x}: "
                                f"{p.header['path']} defines it and it compiles")
             elif ("U", i) not in found:
@@ -543,6 +553,47 @@ def check_layouts(tap, model, build):
               bad)
 
 
+# The most frequent ioctls of any trace, which their headers spell as plain
+# numbers (and powerpc and mips otherwise): ABI, the header userspace
+# includes, the name.
+DECODE_CASES = [("x86_64", "asm/ioctls.h", "TCGETS"), ("x86_64", "asm/ioctls.h", "FIONREAD"),
+                ("x86_64", "linux/sockios.h", "SIOCGIFCONF"),
+                ("i386", "asm/ioctls.h", "TIOCGWINSZ"),
+                ("powerpc64le", "asm/ioctls.h", "TCGETS"), ("powerpc64le", "asm/ioctls.h", "FIONREAD"),
+                ("mips", "asm/ioctls.h", "TCGETS"), ("mips", "asm/ioctls.h", "FIONREAD"),
+                ("sparc64", "asm/ioctls.h", "TCGETS"), ("alpha", "linux/sockios.h", "SIOCGIFCONF")]
+
+
+def check_decode(tap, model, build, ioctlgen):
+    """`ioctlgen decode --abi ABI N` names the command, where N is what the
+    ABI's compiler makes of the name on the real exported headers."""
+    abis = {a["name"]: a for a in model["abis"]}
+    for abi_name, inc, name in DECODE_CASES:
+        abi = abis.get(abi_name)
+        if abi is None:
+            tap.skip(f"decode {name} on {abi_name}", f"the model has no ABI {abi_name}")
+            continue
+        # asm/ioctls.h names struct termios, which <asm/termbits.h> defines
+        pre = "#include <asm/termbits.h>\n" if inc == "asm/ioctls.h" else ""
+        src = pre + f"#include <{inc}>\nvoid f(void);\nvoid f(void)\n{{\n" + \
+            emit("N", 0, f"(unsigned int)({name})") + "\n}\n"
+        rc, out, err = run(compiler(abi, build) + ["-S", "-o", "-", "-x", "c", "-"], src)
+        found = [int(v) & 0xffffffff for t, _, v in MARKER.findall(out) if t == "N"]
+        if rc != 0 or len(found) != 1:
+            tap.check(False, f"decode {name} on {abi_name}: the compiler gives its number",
+                      err.splitlines()[:5])
+            continue
+        num = f"{found[0]:#010x}"
+        rc, out, err = run([ioctlgen, "decode", "--spec", model["spec-dir"], "--abi", abi_name, num])
+        # the ABI's line after "abi commands" (a layout line may bear its name too)
+        rows = out.split("  abi       commands\n", 1)[-1].splitlines()
+        line = [l for l in rows if l.split()[:1] == [abi_name]]
+        names = re.findall(r"([A-Za-z_]\w*) \(", line[0]) if line else []
+        tap.check(rc == 0 and name in names,
+                  f"ioctlgen decode --abi {abi_name} {num} names {name} (<{inc}>, {abi['cc']})",
+                  (out + err).splitlines()[-4:])
+
+
 def self_test(tap, build):
     """The checks must catch the mistakes planted in the fixture model."""
     with open(fixtures.model("gcc-numbers"), encoding="utf-8") as f:
@@ -589,6 +640,8 @@ def main():
     check_numbers(tap, model, build)
     check_coverage(tap, model, build)
     check_layouts(tap, model, build)
+    check_decode(tap, model, build, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                 "..", "build", "ioctlgen"))
     self_test(tap, build)
     print(f"# {tap.n - tap.failed} passed, {tap.failed} failed")
     return 1 if tap.failed else 0

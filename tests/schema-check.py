@@ -151,6 +151,25 @@ def main():
     rejects("header", lambda d: cmd0(d).update({"dir": "read", "type": "4"}), "a number as a type")
     rejects("header", lambda d: cmd0(d).update({"magic": "E"}), "an unquoted magic char")
     rejects("header", lambda d: cmd0(d).update({"dir": "up"}), "an unknown dir")
+    plain = {"name": "X_PLAIN", "number": 0x5401, "passes": "struct termios", "doc": "A plain number."}
+
+    def plain0(**kw):
+        return lambda d: d["commands"].__setitem__(0, dict(plain, **kw))
+
+    rejects("header", lambda d: cmd0(d).update({"number": 0x5401}), "number beside dir, magic and nr")
+    rejects("header", plain0(number=2 ** 32), "a plain number wider than 32 bits")
+    rejects("header", plain0(number="0x5401"), "a plain number written as a string")
+    rejects("header", plain0(passes="sizeof(int)"), "sizeof() as what a plain number passes")
+    rejects("header", plain0(type="int"), "a type beside a plain number")
+    rejects("header", plain0(accept=["outside-range"]), "a plain number accepting outside-range")
+    if "header" in good:
+        path, data = good["header"]
+        ok = copy.deepcopy(data)
+        plain0()(ok)
+        errs = validate(validators["header"], SPDX + "\n" + yaml.safe_dump(ok, sort_keys=False),
+                        "<plain>")
+        tap.check(not errs, f"header schema accepts a command spelled as a plain number (from {path})",
+                  errs[:1])
     rejects("layouts", lambda d: d["layouts"][0].update({"size-bit": 14}), "an unknown key")
     rejects("layouts", lambda d: d["layouts"][0].pop("doc"), "a layout without doc")
     rejects("abis", lambda d: d["abis"][0].pop("doc"), "an ABI without doc")

@@ -161,6 +161,70 @@ else
 	not_ok "absent commands: tools/measure-sizes runs on the fixture"
 fi
 
+# Commands spelled as plain numbers: asm-generic/ioctls.h writes TCGETS 0x5401 and
+# reaches only x86 and arm64 userspace; mips' own asm/ioctls.h writes TCGETS 0x540d;
+# linux/sockios.h writes SIOCGIFCONF 0x8912 for every ARCH.
+plain() {	# name number
+	printf '  - name: %s\n    number: %s\n    doc: Test.\n' "$1" "$2"
+}
+d=$tmp/plain
+fixture "$d" asm-generic/ioctls.h
+plain TCGETS 0x5401 >>"$d/headers/asm-generic/ioctls.yaml"
+fixture "$d" linux/sockios.h
+plain SIOCGIFCONF 0x8912 >>"$d/headers/linux/sockios.yaml"
+mkdir -p "$d/headers/arch/mips/asm"
+{
+	printf '%s\nheader: asm/ioctls.h\narch: mips\ndoc: A test header.\ncommands:\n' "$spdx"
+	plain TCGETS 0x540d
+} >"$d/headers/arch/mips/asm/ioctls.yaml"
+if tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1; then
+	/usr/bin/python3 - "$d/out" >"$d.diff" <<'PY'
+import os
+import sys
+
+import yaml
+
+want = {"x86_64": [], "i386": [], "x32": [], "arm64": [], "powerpc64le": ["TCGETS"],
+        "mips": ["asm-generic/ioctls.h:TCGETS"], "sparc64": ["TCGETS"], "alpha": ["TCGETS"],
+        "parisc": ["TCGETS"]}
+bad = 0
+for abi in sorted(os.listdir(sys.argv[1])):
+    if not abi.endswith(".yaml"):
+        continue
+    with open(os.path.join(sys.argv[1], abi), encoding="utf-8") as f:
+        got = yaml.safe_load(f).get("absent", [])
+    if got != want.get(abi[:-5], ["<no such ABI>"]):
+        print(f"{abi[:-5]}: absent {got}, expected {want.get(abi[:-5])}")
+        bad = 1
+sys.exit(bad)
+PY
+	rc=$?
+	[ $rc -eq 0 ] || diag <"$d.diff"
+	check "plain numbers: absent where asm-generic/ioctls.h is not included, present where defined" [ $rc -eq 0 ]
+else
+	diag <"$d.log"
+	not_ok "plain numbers: tools/measure-sizes runs on the fixture"
+fi
+
+# A plain number for a name the header builds with _IOR (powerpc's TCGETS) exists
+# on no ABI: an error, not an absence.
+d=$tmp/plain-ioc
+mkdir -p "$d/headers/arch/powerpc/asm"
+cp "$spec/abis.yaml" "$spec/layouts.yaml" "$spec/magic.yaml" "$d/"
+{
+	printf '%s\nheader: asm/ioctls.h\narch: powerpc\ndoc: A test header.\ncommands:\n' "$spdx"
+	plain TCGETS 0x5401
+} >"$d/headers/arch/powerpc/asm/ioctls.yaml"
+tools/measure-sizes -v -o "$d/out" "$d" "$build" >"$d.log" 2>&1
+brc=$?
+if [ $brc -eq 1 ] && grep -qF "ioctls.yaml:6:5: error: TCGETS is defined on no ABI" "$d.log" &&
+   grep -qF "defines it with the ioctl macros, not as a plain number" "$d.log"; then
+	ok "a plain number the header builds with the ioctl macros is an error"
+else
+	diag <"$d.log"
+	not_ok "a plain number the header builds with the ioctl macros is an error (exit $brc)"
+fi
+
 # A type that does not compile on x86_64 is an error at its spec line, nothing written.
 d=$tmp/bad
 fixture "$d" linux/fs.h

@@ -147,6 +147,24 @@ async function run(page, dataLoads) {
 		return page.url().includes(expect.page) ? null : `went to ${page.url()}`;
 	});
 
+	if (expect.plain) {	/* SIOCGIFCONF: #define SIOCGIFCONF 0x8912 in linux/sockios.h */
+		await check(`filtering for ${expect.plain} leads to its row on the plain numbers page`,
+			async () => {
+				await page.goto(`${base}/registry.html`);
+				await page.fill('#registry-filter', expect.plain);
+				await page.waitForSelector('#registry-commands a.ioc-cmd');
+				await page.locator('#registry-commands a.ioc-cmd',
+					{ hasText: expect.plain }).first().click();
+				await page.waitForLoadState('load');
+				const url = new URL(page.url());
+				if (!url.pathname.endsWith('/plain.html'))
+					return `landed on ${url}`;
+				const row = await page.locator(`tr[id="${url.hash.slice(1)}"]`).textContent();
+				return row.includes('0x00008912') && row.includes(expect.plain) ? null :
+					`row: ${row}`;
+			});
+	}
+
 	/* ------------------------------------------------------------ decoder */
 	const loadsBefore = dataLoads.length;
 	await page.goto(`${base}/decoder.html`);
@@ -185,11 +203,16 @@ async function run(page, dataLoads) {
 		'decodes to its own fields and name', async () => {
 		const bad = await page.evaluate((every) => {
 			const out = [];
-			for (const [name, abi, num, dir, type, nr, size] of every) {
+			const dirs = ['none', 'read', 'write', 'read-write'];
+
+			for (const [name, abi, num, dir, type, nr, size, plain] of every) {
 				const r = window.ioctlDecoder.lookup(num, abi);
 				/* the model gives the size as encoded: sparc's _IOC_SIZE
-				 * reads 0 for it when no read or write bit is set */
-				const got = [r.dir, r.type, r.nr, size === null ? null : r.sizeBits];
+				 * reads 0 for it when no read or write bit is set; a plain
+				 * number's fields are _IOC_DIR (null: none of the four),
+				 * _IOC_TYPE, _IOC_NR and _IOC_SIZE as the model split it */
+				const got = plain ? [dirs.includes(r.dir) ? r.dir : null, r.type, r.nr, r.size] :
+					[r.dir, r.type, r.nr, size === null ? null : r.sizeBits];
 				const want = [dir, type, nr, size];
 				if (JSON.stringify(got) !== JSON.stringify(want) || !r.names.includes(name))
 					out.push(`${name} on ${abi} (0x${num.toString(16)}): decoded ` +

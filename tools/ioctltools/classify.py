@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from . import Error, cc, expand
 from .cheader import HeaderText
-from .specwrite import Entry, Legacy
+from .specwrite import Entry, Legacy, PlainEntry
 
 DIR_OF = {"_IO": "none", "_IOR": "read", "_IOW": "write", "_IOWR": "read-write",
           "_IOR_BAD": "read", "_IOW_BAD": "write", "_IOWR_BAD": "read-write"}
@@ -31,7 +31,9 @@ R_EXPR = "the ioctl macro is part of a larger expression"
 R_IOC_SIZE = "_IOC with a size that is neither sizeof(type) nor a parameter"
 R_NR = "nr is not base + parameter with step 1"
 R_NOCOMPILE = "its argument type comes from a header that does not compile in user space"
-R_PLAIN = "a plain number, not an _IO* command (the historic tty/socket numbering)"
+R_FLAG = "a flag bit of a command's argument, not a command (TIOCM_* modem lines)"
+# The argument bits some arch ioctls.h define beside the commands.
+FLAG_NAME = re.compile(r"^(TIOCM|TIOCPKT|TIOCSER)_")
 R_NOPP = "the header cannot be preprocessed on its own"
 R_UNUSED = "a parameter the number does not depend on (the registry cannot express it)"
 R_WHOLE_NR = "a helper macro: the parameter is the whole nr (no command of its own)"
@@ -95,10 +97,11 @@ class Unit:
     overflow: dict = field(default_factory=dict)	# type -> size
     variant: dict = field(default_factory=dict)	# name -> (label, Call | None)
     not_ioctl: dict = field(default_factory=dict)	# label -> [name]
+    plain: list = field(default_factory=list)	# PlainEntry, header order, spelled as numbers
 
     def reset(self, includes):
         self.includes = includes
-        self.commands, self.left = [], []
+        self.commands, self.left, self.plain = [], [], []
 
     @property
     def label(self):
@@ -218,7 +221,8 @@ def report_the_rest(unit, live, helpers):
                 reported.add(n)
                 unit.leave(d.line, n, R_EXPR)
     for line, n in text.commented:
-        if n not in names and n not in reported:
+        # mips defines TIOCGETD as a number and keeps an _IOR spelling in a comment
+        if n not in names and n not in reported and n not in live:
             reported.add(n)
             unit.leave(line, n, R_NOT_LIVE, "commented out")
     if PLAIN_NUMBER_HEADERS.search(unit.rel):
@@ -226,8 +230,13 @@ def report_the_rest(unit, live, helpers):
             if d.name in names or d.name in reported or d.params is not None:
                 continue
             v = PLAIN_NUMBER.match(d.body)
-            if live.get(d.name) == d.line and v and int(v.group(1), 16) >= 0x100:
-                unit.leave(d.line, d.name, R_PLAIN, d.body.strip())
+            if live.get(d.name) != d.line or not v or int(v.group(1), 16) < 0x100:
+                continue
+            if FLAG_NAME.match(d.name):
+                unit.leave(d.line, d.name, R_FLAG, d.body.strip())
+            else:
+                # the historic tty and socket numbering: a command spelled as a number
+                unit.plain.append(PlainEntry(name=d.name, number=v.group(1), line=d.line))
 
 
 def with_params(expr, ones=None):

@@ -137,6 +137,8 @@ def describe(u):
                     f"{f.nr:#04x} up to the next number of this magic in the header (or the "
                     f"end of the nr field); the header does not state the range.")
         e.doc = doc
+    for e in u.plain:
+        e.doc = u.text.doc_near(e.line) or f"Imported from {u.where}; no comment in the header."
 
 
 def entries_of(u, old, ctx, left):
@@ -149,8 +151,10 @@ def entries_of(u, old, ctx, left):
         if f.name not in known and (why := why_left_out(u, f, ctx)):
             left.append((u.label, LeftOut(f.line, f.name, *why)))
         else:
-            out.append(e)
-    return out
+            out.append((f.line, e))
+    # the commands spelled as plain numbers, in header order among the others
+    out += [(e.line, e) for e in u.plain]
+    return [e for _, e in sorted(out, key=lambda le: le[0])]
 
 
 def why_left_out(u, f, ctx):
@@ -193,7 +197,7 @@ class Stats:
             for a in (self.per_arch if u.kind == "generic" else [u.arch]):
                 self.per_arch[a] += 1
         known = {e.name for e in old.records} if old else set()
-        imported = {f.name for f in u.commands}
+        imported = {f.name for f in u.commands} | {e.name for e in u.plain}
         self.kept += len(imported & known)
         fresh = {e.name for e, _ in merged if e.name in imported - known}
         self.new += len(fresh)

@@ -91,7 +91,8 @@ def why_absent(p, c, res):
     if c.name not in res.defined:
         return f"<{p.include}> does not define it"
     if c.name in res.not_ioc:
-        return f"<{p.include}> defines it without the ioctl macros"
+        return f"<{p.include}> defines it " + ("with the ioctl macros, not as a plain number"
+                                               if c.plain else "without the ioctl macros")
     bad = [t for t in c.types if t in res.failed]
     return f"'{bad[0]}' does not compile: {res.failed[bad[0]]}"
 

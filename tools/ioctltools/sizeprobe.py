@@ -19,11 +19,12 @@ IOC_LINE = re.compile(r"^@@IOC \"([^\"]+)\" (\d+)@@ (.*)$")
 
 
 class Command:
-    def __init__(self, name, mark, nparams=0):
+    def __init__(self, name, mark, nparams=0, plain=False):
         self.name = name
         self.mark = mark	# "path:line:col" of its entry
         self.types = []
         self.nparams = nparams	# a family is expanded with every parameter 0
+        self.plain = plain	# spelled as a plain number: present only where it is not an _IOC
 
 
 class Probe:
@@ -40,7 +41,8 @@ class Probe:
         self.require = None		# the asm-generic file that include must pull in
         self.skip = set()		# types left out after they failed
         for c in header.commands:
-            cmd = None if c["reserved"] else Command(c["name"], c["source"], len(c["params"]))
+            cmd = None if c["reserved"] else Command(c["name"], c["source"], len(c["params"]),
+                                                      c.get("number") is not None)
             if cmd:
                 self.commands.append(cmd)
             for t in c["measure"]:
@@ -119,7 +121,8 @@ class Result:
         self.failed = {}	# type text -> compiler message
         self.unusable = None	# why the header cannot be used on this ABI
         self.errors = []
-        self.not_ioc = set()	# defined here, but not through the ioctl macros
+        self.not_ioc = set()	# defined here, but not as the entry spells it: not through
+				# the ioctl macros, or through them for a plain number
 
 
 def read_asm(tc, probe, at, index, asm, res):
@@ -139,7 +142,9 @@ def read_asm(tc, probe, at, index, asm, res):
             continue
         res.sizes[text] = (sizes[n], probe.where(text))
     res.defined = {probe.commands[i].name for i in defs}
-    return {i for i in defs if ioc.get(i) == 0} if ioc or not defs else None
+    # {index: expands through _IOC} of the defined commands; None when the
+    # probe was compiled without -DMEASURE_IOC_CHECK (diagnose())
+    return {i: ioc[i] == 1 for i in defs if i in ioc} if ioc or not defs else None
 
 
 def read_deps(path):
@@ -258,19 +263,22 @@ def run_chunk(tc, chunk, index, work):
     out = []
     for p, at in zip(chunk, ats):
         base = os.path.join(work, p.stem)
-        not_ioc = None
+        ioc_of = None
         if os.path.exists(base + ".s"):
             res = Result()
             if check_deps(tc, p, base + ".d", res):
-                not_ioc = read_asm(tc, p, at, index, base + ".s", res)
+                ioc_of = read_asm(tc, p, at, index, base + ".s", res)
         else:
             res = diagnose(tc, p, index, work)
         if not p.header.header_test and res.unusable is None and not res.errors:
             defines_of_untested(tc, p, work, res)
         if p.header.header_test and not res.unusable and not res.errors:
-            if not_ioc is None:		# compiled without the check
-                not_ioc = ioc_check(tc, p, index, work).get(p.stem, set())
-            res.not_ioc = {p.commands[i].name for i in not_ioc}
+            if ioc_of is None:		# compiled without the check
+                ioc_of = ioc_check(tc, p, index, work)
+            # A plain number is absent where its name expands through _IOC,
+            # an _IO* command where it does not.
+            res.not_ioc = {c.name for i, c in enumerate(p.commands)
+                           if i in ioc_of and ioc_of[i] == c.plain}
         out.append((p, res))
     return out
 
@@ -290,18 +298,18 @@ def defines_of_untested(tc, p, work, res):
 
 
 def ioc_check(tc, probe, index, work):
-    """Which defined commands of a probe that does not compile with
-    -DMEASURE_IOC_CHECK do not expand through _IOC on this ABI, by the
-    preprocessor alone: {stem: {index}}.  A probe that does not
-    preprocess is left to the compile's own diagnosis."""
+    """For a probe that does not compile with -DMEASURE_IOC_CHECK: whether
+    each defined command expands through _IOC on this ABI, by the
+    preprocessor alone: {index: bool}.  A probe that does not preprocess
+    is left to the compile's own diagnosis."""
     src, _ = probe.source(index)
     name = probe.stem + "-ioc.c"
     with open(os.path.join(work, name), "w", encoding="utf-8") as f:
         f.write(src + "\n".join(probe.ioc_text_lines()) + "\n")
     r = cc.run(tc.cc + ["-E", "-P", "-DMEASURE_IOC_TEXT", name], cwd=work)
-    found = {}
+    ioc_of = {}
     for line in r.stdout.splitlines():
         m = IOC_LINE.match(line)
-        if m and "__MEASURE_IOC__" not in m.group(3):
-            found.setdefault(m.group(1), set()).add(int(m.group(2)))
-    return found
+        if m and m.group(1) == probe.stem:
+            ioc_of[int(m.group(2))] = "__MEASURE_IOC__" in m.group(3)
+    return ioc_of

@@ -120,6 +120,10 @@ class Entry:
 
     @classmethod
     def from_registry(cls, c):
+        """The entry of a registry command: an Entry, or a PlainEntry for
+        a command spelled as a plain number."""
+        if c.get("number") is not None:
+            return PlainEntry.from_registry(c)
         lg = c["legacy"]
         return cls(
             name=c["name"], dir=c["dir"], magic=c["magic-text"], nr=c["nr-text"], doc=c["doc"],
@@ -139,6 +143,8 @@ class Entry:
 
     def merge(self, old):
         """This imported entry with the hand-written fields of the registry's."""
+        if isinstance(old, PlainEntry):
+            return replace(self, doc=old.doc)
         e = replace(self, doc=old.doc, accept=old.accept, reserved=old.reserved)
         if c_int(old.magic) == c_int(self.magic):
             e.magic = old.magic		# the registry's spelling of the same number
@@ -151,6 +157,8 @@ class Entry:
         return e
 
     def same(self, other):
+        if not isinstance(other, Entry):
+            return False
         for f in fields(self):
             a, b = getattr(self, f.name), getattr(other, f.name)
             if f.name in ("magic", "nr", "nr_count") and a is not None and b is not None:
@@ -175,6 +183,55 @@ class Entry:
             out.append(text_field("doc", lg.doc, 6))
             if lg.abi_break:
                 out.append(text_field("abi-break", lg.abi_break, 6))
+        if self.accept:
+            out.append(f"    accept: {flow_list(self.accept)}\n")
+        out.append(text_field("doc", self.doc, 4))
+        return "".join(out)
+
+
+@dataclass
+class PlainEntry:
+    """A command the header spells as a plain number (#define TCGETS 0x5401),
+    not with the _IO* macros: `number:` as the header writes it, and the
+    type it passes when the registry says (hand-written, never imported)."""
+    name: str
+    number: str			# as written: 0x5401
+    doc: str = ""
+    passes: str | None = None
+    accept: list = field(default_factory=list)
+    line: int = 0		# in the header, for the order of the entries
+    # what the importer asks of every entry
+    reserved = False
+    nr_param = None
+    legacy = None
+    type = None
+
+    @classmethod
+    def from_registry(cls, c):
+        return cls(name=c["name"], number=c["number-text"], doc=c["doc"], passes=c["passes"],
+                   accept=list(c["accept"]))
+
+    def types(self):
+        return []
+
+    def merge(self, old):
+        """The imported number with the registry's doc, passes and accept."""
+        if not isinstance(old, PlainEntry):
+            return replace(self, doc=old.doc)
+        e = replace(self, doc=old.doc, passes=old.passes, accept=old.accept)
+        if int(old.number, 0) == int(self.number, 0):
+            e.number = old.number
+        return e
+
+    def same(self, other):
+        return isinstance(other, PlainEntry) and self.name == other.name and \
+            int(self.number, 0) == int(other.number, 0) and self.doc == other.doc and \
+            self.passes == other.passes and self.accept == other.accept
+
+    def text(self):
+        out = [f"  - name: {self.name}\n    number: {self.number}\n"]
+        if self.passes:
+            out.append(f"    passes: {scalar(self.passes)}\n")
         if self.accept:
             out.append(f"    accept: {flow_list(self.accept)}\n")
         out.append(text_field("doc", self.doc, 4))
