@@ -151,6 +151,9 @@ def main():
     rejects("header", lambda d: cmd0(d).update({"dir": "read", "type": "4"}), "a number as a type")
     rejects("header", lambda d: cmd0(d).update({"magic": "E"}), "an unquoted magic char")
     rejects("header", lambda d: cmd0(d).update({"dir": "up"}), "an unknown dir")
+    rejects("header", lambda d: cmd0(d).update({"alias-of": "BASE-GET"}),
+            "an alias-of that is no C identifier")
+    rejects("header", lambda d: cmd0(d).update({"alias-of": 12}), "an alias-of that is a number")
     rejects("layouts", lambda d: d["layouts"][0].update({"size-bit": 14}), "an unknown key")
     rejects("layouts", lambda d: d["layouts"][0].pop("doc"), "a layout without doc")
     rejects("abis", lambda d: d["abis"][0].pop("doc"), "an ABI without doc")
