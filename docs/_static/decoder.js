@@ -8,14 +8,14 @@
  *
  * IOCTL_DATA.commands[i] = [name, href, type, nr-count, [number per ABI],
  *                           caller-given size, legacy, reserved, magic,
- *                           index in IOCTL_DATA.headers]
+ *                           index in IOCTL_DATA.headers, alias-of name or null]
  */
 (function () {
 	'use strict';
 
 	var D = window.IOCTL_DATA;
 	var NAME = 0, HREF = 1, TYPE = 2, COUNT = 3, NUMS = 4, FREE = 5, LEGACY = 6,
-	    RESERVED = 7, HEADER = 9;
+	    RESERVED = 7, HEADER = 9, ALIAS = 10;
 	var exact = [];		/* per ABI: number -> [command index] */
 	var ranged = [];	/* per ABI: [{k: index, f: fields}] for families */
 
@@ -166,6 +166,8 @@
 				s += ' <a href="legacy.html" class="ioc-badge">legacy</a>';
 			if (c[RESERVED])
 				s += ' <span class="ioc-badge">reserved</span>';
+			if (c[ALIAS])
+				s += ' <span class="ioc-badge ioc-alias">alias of ' + esc(c[ALIAS]) + '</span>';
 			return s;
 		}).join('<br>');
 	}

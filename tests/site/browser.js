@@ -168,6 +168,9 @@ async function run(page, dataLoads) {
 			for (const name of d.names)
 				if (!row[5].includes(name))
 					return `row shows "${row[5]}", not ${name}`;
+			for (const t of d.text || [])
+				if (!row[5].includes(t))
+					return `row shows "${row[5]}", without "${t}"`;
 			for (const name of d.not || [])
 				if (text.includes(name))
 					return `shows ${name}, which does not have this number there`;
