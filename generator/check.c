@@ -147,6 +147,128 @@ static void check_command_names(struct registry *reg)
 	free(v);
 }
 
+/* ------------------------------------------------------------ aliases */
+
+static int cmd_name_cmp(const void *pa, const void *pb)
+{
+	const struct command *const *a = pa, *const *b = pb;
+	int c = strcmp((*a)->name, (*b)->name);
+
+	return c ? c : command_spec_order(*a, *b);
+}
+
+/* The definitions of name in v (sorted by name): *first and the count. */
+static size_t find_named(const struct command **v, size_t n, const char *name, size_t *first)
+{
+	size_t lo = 0, hi = n, k;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < n && !strcmp(v[k]->name, name); k++)
+		;
+	*first = lo;
+	return k - lo;
+}
+
+/*
+ * alias-of: the target must be a command of the registry, the chain of
+ * alias-of must end (no cycle), and on every ABI where both exist the
+ * alias must carry the target's numbers (sized only).  alias_root is the
+ * end of the chain, the name that stands for the command in collisions.
+ */
+static void check_aliases(struct registry *reg, bool sized)
+{
+	const struct command **v = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+			struct command *c = &reg->headers[h].commands[i];
+
+			c->alias_root = c->name;
+			grow(&v, &cap, n + 1, sizeof(*v));
+			v[n++] = c;
+		}
+	if (n)
+		qsort(v, n, sizeof(*v), cmd_name_cmp);
+	for (size_t h = 0; h < reg->n_headers; h++) {
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+			struct command *c = &reg->headers[h].commands[i];
+			const char *at = c->name;
+			size_t first, steps = 0;
+			struct strbuf path = { 0 };
+			bool broken = false;
+
+			if (!c->alias_of)
+				continue;
+			if (!find_named(v, n, c->alias_of, &first)) {
+				CMD_ERR(reg, c, c->alias_mark, "alias",
+				    "'alias-of': %s names no command of the registry", c->alias_of);
+				continue;
+			}
+			/* follow the chain: every name in it has one alias-of (names
+			 * in several headers agree, or check_command_names says so) */
+			sb_printf(&path, "%s", c->name);
+			while (!broken) {
+				size_t f, k = find_named(v, n, at, &f);
+				const char *next = NULL;
+
+				for (size_t x = f; x < f + k && !next; x++)
+					next = v[x]->alias_of;
+				if (!next || !find_named(v, n, next, &f))
+					break;
+				sb_printf(&path, " -> %s", next);
+				at = next;
+				if (!strcmp(at, c->name)) {
+					CMD_ERR(reg, c, c->alias_mark, "alias", "'alias-of' makes a cycle: %s",
+					    path.buf);
+					broken = true;
+				} else if (++steps > n) {
+					broken = true;	/* a cycle further on: its members say so */
+				}
+			}
+			sb_release(&path);
+			if (broken)
+				continue;
+			c->alias_root = at;
+			if (!sized)
+				continue;
+			find_named(v, n, c->alias_of, &first);
+			for (size_t x = first; x < n && !strcmp(v[x]->name, c->alias_of); x++) {
+				const struct command *t = v[x];
+
+				if (t->nr_count != c->nr_count) {
+					CMD_ERR(reg, c, c->alias_mark, "alias",
+					    "%s is an alias of %s, but its nr-count is %u and %s's is %u (%s:%u:%u)",
+					    c->name, t->name, c->nr_count, t->name, t->nr_count, t->mark.file,
+					    t->mark.line, t->mark.col);
+					break;
+				}
+				for (size_t k = 0; c->numbers && t->numbers && k < reg->n_abis; k++) {
+					const struct abi_number *a = &c->numbers[k], *b = &t->numbers[k];
+
+					if (!a->present || !b->present)
+						continue;
+					if (a->number != b->number || a->variable_size != b->variable_size) {
+						CMD_ERR(reg, c, c->alias_mark, "alias",
+						    "%s is an alias of %s, but their numbers differ on %s: 0x%08x here, 0x%08x at %s:%u:%u",
+						    c->name, t->name, reg->abis[k].name, a->number, b->number,
+						    t->mark.file, t->mark.line, t->mark.col);
+						break;
+					}
+				}
+			}
+		}
+	}
+	free(v);
+}
+
 /* ------------------------------------------------------------ ABIs */
 
 /* A variant (the same compiler with a 64-bit time_t) names an ABI listed
@@ -353,6 +475,7 @@ static void check(struct registry *reg, bool sized)
 	if (sized)
 		commands_number(reg);
 	check_command_names(reg);
+	check_aliases(reg, sized);
 	index_codes(reg, &ci);
 	check_overlaps(reg, &ci);
 	check_registered(reg, &ci);

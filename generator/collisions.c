@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Shared numbers: on each ABI, the numbers several commands carry (from the
- * ABI's number table), then one warning per set of commands that share a
- * number, listing every ABI where they do.
+ * ABI's number table), classified: names whose alias-of chains end in one
+ * command are one group, and two groups or more are a real conflict.  Then
+ * one warning per set of names in conflict, listing every ABI where they
+ * share a number.  A shared number of aliases only is listed, not warned.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,44 @@ static void add_collision(struct registry *reg, size_t *cap, const struct abi *a
 			col->cmds[k++] = group[i].cmd;
 	}
 	col->n_cmds = k;
+	/* one group per alias root, in order of first appearance */
+	col->group = arena_alloc(&reg->arena, (k + 1) * sizeof(*col->group));
+	col->n_groups = 0;
+	for (size_t i = 0; i < k; i++) {
+		size_t g;
+
+		for (g = 0; g < i; g++)
+			if (!strcmp(col->cmds[g]->alias_root, col->cmds[i]->alias_root))
+				break;
+		col->group[i] = g < i ? col->group[g] : col->n_groups++;
+	}
+}
+
+/* The k-th name of group g, the command's own name (its alias root) first; -1 past the end. */
+long collision_member(const struct collision *col, size_t g, size_t k)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < col->n_cmds; i++) {
+			bool root = !strcmp(col->cmds[i]->name, col->cmds[i]->alias_root);
+
+			if (col->group[i] == g && root == !pass && k-- == 0)
+				return (long)i;
+		}
+	return -1;
+}
+
+/* "A = B, C": the names of a collision, the names of one command joined by " = ". */
+void collision_names(const struct collision *col, struct strbuf *sb, bool with_headers)
+{
+	for (size_t g = 0; g < col->n_groups; g++) {
+		long i;
+
+		for (size_t k = 0; (i = collision_member(col, g, k)) >= 0; k++) {
+			sb_printf(sb, "%s%s", k ? " = " : g ? ", " : "", col->cmds[i]->name);
+			if (with_headers)
+				sb_printf(sb, " (%s)", col->cmds[i]->header->path);
+		}
+	}
 }
 
 /* A family over many nr shares a number with itself only across params: skip that. */
@@ -97,7 +137,9 @@ struct shared {
 static int shared_cmp(const void *pa, const void *pb)
 {
 	const struct shared *a = pa, *b = pb;
-	int c = strcmp(a->names, b->names);
+	/* no names (aliases only) first */
+	int c = !a->names || !b->names ? (a->names != NULL) - (b->names != NULL) :
+		strcmp(a->names, b->names);
 
 	if (c)
 		return c;
@@ -128,14 +170,15 @@ static void warn_collisions(struct registry *reg)
 		const struct collision *col = &reg->collisions[i];
 		struct strbuf names = { 0 };
 
-		for (size_t k = 0; k < col->n_cmds; k++)
-			sb_printf(&names, "%s%s", k ? ", " : "", col->cmds[k]->name);
+		/* aliases only: listed in the model, not warned */
+		if (collision_conflict(col))
+			collision_names(col, &names, false);
 		v[i] = (struct shared){ names.buf, i };
 	}
 	if (n)
 		qsort(v, n, sizeof(*v), shared_cmp);
 	for (size_t g = 0; g < n; g++)
-		if (g == 0 || strcmp(v[g].names, v[g - 1].names))
+		if (v[g].names && (g == 0 || !v[g - 1].names || strcmp(v[g].names, v[g - 1].names)))
 			first[n_first++] = &v[g];
 	if (n_first)
 		qsort(first, n_first, sizeof(*first), shared_first_cmp);

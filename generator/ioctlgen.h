@@ -224,13 +224,17 @@ struct command {
 	bool reserved;
 	struct legacy *legacy;
 	unsigned int accept;
+	/* alias-of: another name of the same command, or NULL; alias_root is
+	 * the end of the alias-of chain (check.c), the command's own name when
+	 * it is no alias or the chain is broken */
+	const char *alias_of, *alias_root;
 	const struct header *header;
 	struct abi_number *numbers;	/* one per ABI, in registry order */
 	/* C spelling, for the renderers */
 	const char *macro;
 	const char *args[4];
 	size_t n_args;
-	struct mark mark, type_mark, nr_mark, magic_mark, number_mark;
+	struct mark mark, type_mark, nr_mark, magic_mark, number_mark, alias_mark;
 };
 
 struct header {
@@ -251,12 +255,31 @@ static inline struct about command_about(const struct command *c)
 	return (struct about){ c->name, c->header->path };
 }
 
+/*
+ * Names that carry one number on one ABI.  Names whose alias-of chains end
+ * in one command are one command under several names: group[k] is the
+ * group of cmds[k], groups numbered in order of first appearance; a real
+ * conflict is two groups or more.
+ */
 struct collision {
 	const struct abi *abi;
 	uint32_t number;
 	const struct command **cmds;
-	size_t n_cmds;
+	size_t *group;
+	size_t n_cmds, n_groups;
 };
+
+static inline bool collision_conflict(const struct collision *col)
+{
+	return col->n_groups > 1;
+}
+
+/* "A = B, C": the names, those of one command joined by " = "; with_headers
+ * adds " (path)" after each name (collisions.c). */
+void collision_names(const struct collision *col, struct strbuf *sb, bool with_headers);
+/* The index in cmds of the k-th name of group g, the command's own name
+ * (the end of the alias-of chain) first; -1 past the group's end. */
+long collision_member(const struct collision *col, size_t g, size_t k);
 
 /* ------------------------------------------------------------ lint */
 

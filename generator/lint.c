@@ -30,7 +30,7 @@ static const struct {
 	[LINT_SIZE_OVERFLOW] = { "size-overflow",
 		"The size does not fit the size field of some layout (13 bits on powerpc, mips, alpha, sparc)." },
 	[LINT_SHARED_NUMBER] = { "shared-number",
-		"Two or more names carry one number on an ABI: strace can only print 'A or B'." },
+		"Two or more distinct commands carry one number on an ABI (aliases, alias-of, are one command): strace can only print 'A or B'." },
 	[LINT_UNREGISTERED] = { "unregistered-magic",
 		"The magic code has no row in ioctl-number.rst." },
 	[LINT_OUTSIDE_RANGE] = { "outside-range",
@@ -199,11 +199,11 @@ void registry_lint(struct registry *reg, const char *tree)
 		struct strbuf names = { 0 };
 		bool across = false;
 
-		for (size_t k = 0; k < col->n_cmds; k++) {
-			sb_printf(&names, "%s%s (%s)", k ? ", " : "", col->cmds[k]->name,
-				  col->cmds[k]->header->path);
+		if (!collision_conflict(col))
+			continue;	/* one command under several names */
+		collision_names(col, &names, true);
+		for (size_t k = 0; k < col->n_cmds; k++)
 			across |= col->cmds[k]->header != col->cmds[0]->header;
-		}
 		add(reg, LINT_SHARED_NUMBER, col->cmds[col->n_cmds - 1], col->abi->name,
 		    col->cmds[col->n_cmds - 1]->mark,
 		    arena_printf(&reg->arena, "0x%08x on %s, %s: %s", col->number, col->abi->name,

@@ -382,6 +382,7 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	kstr(j, "type", c->type);
 	kstrlist(j, "measure", measure, n_measure);
 	kbool(j, "reserved", c->reserved);
+	kstr(j, "alias-of", c->alias_of);
 	kstr(j, "macro", c->macro);
 	kstrlist(j, "args", c->args, c->n_args);
 	if (c->plain)
@@ -451,6 +452,24 @@ static void write_collisions(struct json *j, const struct registry *reg)
 			jstr(j, c->cmds[k]->name);
 		}
 		sb_putc(j->sb, ']');
+		/* the names of each command, in order of first appearance */
+		member(j, "groups");
+		sb_putc(j->sb, '[');
+		for (size_t g = 0; g < c->n_groups; g++) {
+			long i;
+
+			if (g)
+				sb_lit(j->sb, ", ");
+			sb_putc(j->sb, '[');
+			for (size_t k = 0; (i = collision_member(c, g, k)) >= 0; k++) {
+				if (k)
+					sb_lit(j->sb, ", ");
+				jstr(j, c->cmds[i]->name);
+			}
+			sb_putc(j->sb, ']');
+		}
+		sb_putc(j->sb, ']');
+		kbool(j, "conflict", collision_conflict(c));
 		close_(j, '}');
 	}
 	close_(j, ']');

@@ -84,6 +84,10 @@ class Site:
         for c in self.commands:
             self.by_name.setdefault(c["name"], c)
         self.codes = self.code_views()
+        for c in self.commands:		# alias-of: a link to the other name
+            t = c["c"].get("alias-of")
+            c["alias_of"] = ({"name": t, "href": self.by_name[t]["href"]} if t in self.by_name
+                             else {"name": t}) if t else None
 
     # ------------------------------------------------------------ views
     def command_view(self, header, c):
@@ -199,13 +203,18 @@ class Site:
         return out
 
     def collisions(self):
+        """Sets of names that share a number, with the ABIs where they do:
+        `groups` are the names of each command (aliases, alias-of), and
+        `conflict` says whether two distinct commands or more remain."""
         groups = []
         index = {}
         for col in self.m["collisions"]:
             key = tuple(col["names"])
             if key not in index:
                 index[key] = {"names": [self.by_name.get(n, {"name": n}) for n in col["names"]],
-                              "abis": []}
+                              "groups": [[self.by_name.get(n, {"name": n}) for n in g]
+                                         for g in col["groups"]],
+                              "conflict": col["conflict"], "abis": []}
                 groups.append(index[key])
             index[key]["abis"].append({"abi": col["abi"], "hex": col["hex"]})
         return groups
@@ -321,7 +330,8 @@ class Site:
                 cmds.append([c["name"], c["href"], argt, cc["nr-count"],
                              nums, 1 if any(free) else 0,
                              1 if cc["legacy"] else 0, 1 if cc["reserved"] else 0,
-                             cc["magic"], headers.setdefault(c["header"], len(headers))])
+                             cc["magic"], headers.setdefault(c["header"], len(headers)),
+                             cc.get("alias-of")])
         return {"abis": abis, "codes": codes, "commands": cmds, "headers": list(headers)}
 
 
@@ -522,7 +532,9 @@ def render(model_path, src, docs, schema_dir, ioctlgen):
     cache.save()
     page("legacy.rst.j2", "legacy.rst", commands=site.legacy())
     page("plain.rst.j2", PLAIN_PAGE + ".rst", commands=site.plain_view())
-    page("conflicts.rst.j2", "conflicts.rst", collisions=site.collisions(),
+    page("conflicts.rst.j2", "conflicts.rst",
+         collisions=[g for g in site.collisions() if g["conflict"]],
+         aliases=[g for g in site.collisions() if not g["conflict"]],
          overlaps=site.overlaps(), outside=site.findings("outside-range"),
          unregistered=site.unregistered(), findings=site.findings(None))
     page("abi-differences.rst.j2", "abi-differences.rst", commands=site.abi_differences())
@@ -531,7 +543,8 @@ def render(model_path, src, docs, schema_dir, ioctlgen):
     page("decoder.rst.j2", "decoder.rst")
     page("stats.inc.j2", "stats.inc", legacy=site.legacy(), differ=site.abi_differences(),
          plain=site.plain,
-         collisions=site.collisions())
+         collisions=[g for g in site.collisions() if g["conflict"]],
+         aliases=[g for g in site.collisions() if not g["conflict"]])
     page("yaml-format.rst.j2", "reference/yaml-format.rst",
          schemas=schema_pages(schema_dir),
          schema_dir=os.path.relpath(schema_dir, TOP))

@@ -50,6 +50,7 @@ static const struct field header_fields[] = {
 	{ "commands[].size-param", G_LOADER }, { "commands[].macro", G_LOADER },
 	{ "commands[].reserved", G_LOADER }, { "commands[].accept[]", G_LOADER },
 	{ "commands[].number", G_LOADER }, { "commands[].passes", G_C_TYPE },
+	{ "commands[].alias-of", G_IDENT },
 	{ "commands[].doc", G_DOC }, { "commands[].legacy.written", G_C_SIZE },
 	{ "commands[].legacy.passes", G_C_TYPE }, { "commands[].legacy.spell-as", G_C_TYPE },
 	{ "commands[].legacy.doc", G_DOC }, { "commands[].legacy.abi-break", G_LINE },

@@ -123,7 +123,7 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 		{ "name", true }, { "dir", true }, { "magic", true }, { "nr", true }, { "doc", true },
 		{ "type", false }, { "params", false }, { "nr-param", false }, { "nr-count", false },
 		{ "size-param", false }, { "macro", false }, { "legacy", false }, { "reserved", false },
-		{ "accept", false }, { 0 } };
+		{ "accept", false }, { "alias-of", false }, { 0 } };
 	struct command *c = &h->commands[h->n_commands];
 	const char *dir, *macro;
 	struct mark dir_mark, mm, pm;
@@ -232,6 +232,17 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 		get_bool(L, m, "reserved", &c->reserved);
 	if ((n = ymap_get(m, "legacy")))
 		load_legacy(L, c, n);
+	/* the grammar check says when it is no identifier; check.c finds the target */
+	if (ymap_get(m, "alias-of")) {
+		c->alias_of = get_str(L, m, "alias-of", &c->alias_mark);
+		if (c->alias_of && !is_identifier(c->alias_of))
+			c->alias_of = NULL;
+		if (c->alias_of && c->name && !strcmp(c->alias_of, c->name)) {
+			ERR(L, c->alias_mark, "alias", "'alias-of': %s cannot be an alias of itself",
+			    c->name);
+			c->alias_of = NULL;
+		}
+	}
 	c->accept = get_accept(L, m, ACCEPT_OUTSIDE_RANGE | ACCEPT_UNREGISTERED_MAGIC |
 				  ACCEPT_SHARED_NUMBER | ACCEPT_SIZE_OVERFLOW);
 

@@ -170,6 +170,9 @@ def main():
                         "<plain>")
         tap.check(not errs, f"header schema accepts a command spelled as a plain number (from {path})",
                   errs[:1])
+    rejects("header", lambda d: cmd0(d).update({"alias-of": "BASE-GET"}),
+            "an alias-of that is no C identifier")
+    rejects("header", lambda d: cmd0(d).update({"alias-of": 12}), "an alias-of that is a number")
     rejects("layouts", lambda d: d["layouts"][0].update({"size-bit": 14}), "an unknown key")
     rejects("layouts", lambda d: d["layouts"][0].pop("doc"), "a layout without doc")
     rejects("abis", lambda d: d["abis"][0].pop("doc"), "an ABI without doc")

@@ -8,7 +8,7 @@
  *
  * IOCTL_DATA.commands[i] = [name, href, type, nr-count, [number per ABI],
  *                           caller-given size, legacy, reserved, magic,
- *                           index in IOCTL_DATA.headers]
+ *                           index in IOCTL_DATA.headers, alias-of name or null]
  * magic is null for a command its header spells as a plain number
  * (TCGETS 0x5401): it matches that number exactly, like any other.
  */
@@ -17,7 +17,7 @@
 
 	var D = window.IOCTL_DATA;
 	var NAME = 0, HREF = 1, TYPE = 2, COUNT = 3, NUMS = 4, FREE = 5, LEGACY = 6,
-	    RESERVED = 7, MAGIC = 8, HEADER = 9;
+	    RESERVED = 7, MAGIC = 8, HEADER = 9, ALIAS = 10;
 	var exact = [];		/* per ABI: number -> [command index] */
 	var ranged = [];	/* per ABI: [{k: index, f: fields}] for families */
 
@@ -190,6 +190,8 @@
 				s += ' <span class="ioc-badge">reserved</span>';
 			if (c[MAGIC] === null)
 				s += ' <a href="plain.html" class="ioc-badge">plain number</a>';
+			if (c[ALIAS])
+				s += ' <span class="ioc-badge ioc-alias">alias of ' + esc(c[ALIAS]) + '</span>';
 			return s + variantNote(c, i);
 		}).join('<br>');
 	}

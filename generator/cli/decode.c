@@ -80,6 +80,21 @@ static void print_variant_note(const struct registry *reg, size_t k, const struc
 	}
 }
 
+/* Two names of one command: their alias-of chains end in one name. */
+static bool same_command(const struct lookup_hit *a, const struct lookup_hit *b)
+{
+	return !strcmp(a->cmd->alias_root, b->cmd->alias_root) && a->nr_arg == b->nr_arg;
+}
+
+/* Is hits[i] another name of a command listed before it? */
+static bool alias_before(const struct lookup_hit *hits, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (same_command(&hits[j], &hits[i]))
+			return true;
+	return false;
+}
+
 static void print_matches(const struct registry *reg, size_t k, uint32_t number, int width)
 {
 	struct lookup *lk = lookup_build(reg, k);
@@ -89,12 +104,28 @@ static void print_matches(const struct registry *reg, size_t k, uint32_t number,
 	printf("  %-*s ", width, reg->abis[k].name);
 	if (!n)
 		fputs("no registered command", stdout);
-	for (size_t i = 0; i < n && i < 16; i++) {
-		if (i)
+	/* each command once, under the name its alias-of chains end in when
+	 * that name is among the hits, its other names after it as aliases;
+	 * " or " only between distinct commands */
+	for (size_t i = 0, shown = 0; i < n && i < 16; i++) {
+		size_t first = i;
+
+		if (alias_before(hits, i))
+			continue;
+		for (size_t j = i; j < n && j < 16; j++)
+			if (same_command(&hits[i], &hits[j]) && !strcmp(hits[j].cmd->name, hits[j].cmd->alias_root))
+				first = j;
+		if (shown++)
 			fputs(" or ", stdout);
-		print_hit(&hits[i]);
-		if (hits[i].cmd->numbers)
-			print_variant_note(reg, k, hits[i].cmd);
+		print_hit(&hits[first]);
+		if (hits[first].cmd->numbers)
+			print_variant_note(reg, k, hits[first].cmd);
+		for (size_t j = i; j < n && j < 16; j++) {
+			if (j == first || !same_command(&hits[i], &hits[j]))
+				continue;
+			fputs(", alias ", stdout);
+			print_hit(&hits[j]);
+		}
 	}
 	if (n > 16)
 		printf(" and %zu more", n - 16);

@@ -79,7 +79,7 @@ static int rule_count_cmp(const void *pa, const void *pb)
 	return strcmp(a->rule, b->rule);
 }
 
-/* "shared-number 178, outside-range 120": warnings by rule, most first. */
+/* "shared-number 131, outside-range 120": warnings by rule, most first. */
 static void warning_counts(const struct diags *d, struct strbuf *out)
 {
 	struct rule_count *v = NULL;

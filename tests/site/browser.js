@@ -189,6 +189,9 @@ async function run(page, dataLoads) {
 			for (const s of d.row_has || [])
 				if (!row[5].includes(s))
 					return `row shows "${row[5]}", without "${s}"`;
+			for (const t of d.text || [])
+				if (!row[5].includes(t))
+					return `row shows "${row[5]}", without "${t}"`;
 			for (const name of d.not || [])
 				if (text.includes(name))
 					return `shows ${name}, which does not have this number there`;

@@ -178,7 +178,23 @@ def analyse(unit, compiler):
         found.append(Found(name, line, params, expand.parse_call(exp)))
     helpers = drop_helpers(unit, found)
     evaluate(unit, compiler)
+    find_aliases(unit, live)
     report_the_rest(unit, live, helpers)
+
+
+ALIAS_BODY = re.compile(r"^[\s(]*([A-Za-z_]\w*)[\s)]*$")
+
+
+def find_aliases(unit, live):
+    """`#define SOUND_PCM_SYNC SNDCTL_DSP_SYNC`: a command the header defines
+    as another command of the header is an alias of it (alias-of)."""
+    names = {f.name for f in unit.commands}
+    for f in unit.commands:
+        d = next((d for d in unit.text.defines
+                  if d.name == f.name and d.line == live.get(f.name)), None)
+        m = ALIAS_BODY.match(d.body) if d is not None and d.params is None else None
+        if m and m.group(1) in names and m.group(1) != f.name:
+            f.entry.alias_of = m.group(1)
 
 
 def drop_helpers(unit, found):

@@ -117,6 +117,7 @@ class Entry:
     legacy: Legacy | None = None
     accept: list = field(default_factory=list)
     reserved: bool = False
+    alias_of: str | None = None	# another name of the same command
 
     @classmethod
     def from_registry(cls, c):
@@ -131,6 +132,7 @@ class Entry:
             nr_count="0x%02x" % c["nr-count"] if c["nr-param"] else None,
             size_param=c["size-param"], macro="ioc" if c["macro"] == "_IOC" and c["type"] else None,
             type=c["type"], accept=list(c["accept"]), reserved=c["reserved"],
+            alias_of=c.get("alias-of"),
             legacy=Legacy(lg["written"], lg["passes"], lg["spell-as"], lg["doc"], lg["abi-break"])
             if lg else None)
 
@@ -145,7 +147,8 @@ class Entry:
         """This imported entry with the hand-written fields of the registry's."""
         if isinstance(old, PlainEntry):
             return replace(self, doc=old.doc)
-        e = replace(self, doc=old.doc, accept=old.accept, reserved=old.reserved)
+        e = replace(self, doc=old.doc, accept=old.accept, reserved=old.reserved,
+                    alias_of=self.alias_of or old.alias_of)	# the header's, else the registry's
         if c_int(old.magic) == c_int(self.magic):
             e.magic = old.magic		# the registry's spelling of the same number
         if c_int(old.nr) == c_int(self.nr):
@@ -175,6 +178,7 @@ class Entry:
                 ("nr-param", self.nr_param), ("nr-count", self.nr_count if self.nr_param else None),
                 ("size-param", self.size_param), ("macro", self.macro),
                 ("type", scalar(self.type) if self.type else None)]
+        keys.insert(0, ("alias-of", self.alias_of))
         out = [f"  - name: {self.name}\n"] + [f"    {k}: {v}\n" for k, v in keys if v is not None]
         if self.legacy:
             lg = self.legacy
