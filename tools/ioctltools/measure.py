@@ -82,7 +82,8 @@ def run_probes(tcs, probes, probe_dir, jobs):
 
 def usable(c, res):
     return not res.unusable and not res.errors and c.name in res.defined and \
-        c.name not in res.not_ioc and not any(t in res.failed for t in c.types)
+        c.name not in res.not_ioc and c.name not in res.other_value and \
+        not any(t in res.failed for t in c.types)
 
 
 def why_absent(p, c, res):
@@ -93,6 +94,8 @@ def why_absent(p, c, res):
     if c.name in res.not_ioc:
         return f"<{p.include}> defines it " + ("with the ioctl macros, not as a plain number"
                                                if c.plain else "without the ioctl macros")
+    if c.name in res.other_value:
+        return f"<{p.include}> defines it as 0x{res.other_value[c.name]:x}, another header's number"
     bad = [t for t in c.types if t in res.failed]
     return f"'{bad[0]}' does not compile: {res.failed[bad[0]]}"
 

@@ -19,8 +19,9 @@ IOC_LINE = re.compile(r"^@@IOC \"([^\"]+)\" (\d+)@@ (.*)$")
 
 
 class Command:
-    def __init__(self, name, mark, nparams=0, plain=False):
+    def __init__(self, name, mark, nparams=0, plain=False, number=None):
         self.name = name
+        self.number = number	# a plain number's registered value
         self.mark = mark	# "path:line:col" of its entry
         self.types = []
         self.nparams = nparams	# a family is expanded with every parameter 0
@@ -42,7 +43,7 @@ class Probe:
         self.skip = set()		# types left out after they failed
         for c in header.commands:
             cmd = None if c["reserved"] else Command(c["name"], c["source"], len(c["params"]),
-                                                      c.get("number") is not None)
+                                                      c.get("number") is not None, c.get("number"))
             if cmd:
                 self.commands.append(cmd)
             for t in c["measure"]:
@@ -96,8 +97,15 @@ class Probe:
             call = c.name + (f"({', '.join(['0'] * c.nparams)})" if c.nparams else "")
             lines += [f"#ifdef {c.name}",
                       "\t" + cc.value_marker(
-                          "IOC", i, f"_Generic(({call}), struct measure_ioc *: 1, default: 0)"),
-                      "#endif"]
+                          "IOC", i, f"_Generic(({call}), struct measure_ioc *: 1, default: 0)")]
+            if c.plain:
+                # and its value where it is a plain number: arm's <asm/ioctls.h>
+                # defines FIOQSIZE 0x545E before asm-generic/ioctls.h, whose
+                # FIOQSIZE 0x5460 is then not defined
+                lines.append("\t" + cc.value_marker(
+                    "VAL", i, f"_Generic(({call}), struct measure_ioc *: 0u, "
+                              f"default: (unsigned int)(unsigned long)({call}))"))
+            lines.append("#endif")
         return lines + ["}", "#endif"]
 
     def ioc_text_lines(self):
@@ -121,6 +129,7 @@ class Result:
         self.failed = {}	# type text -> compiler message
         self.unusable = None	# why the header cannot be used on this ABI
         self.errors = []
+        self.other_value = {}	# plain number name -> the value it has here instead
         self.not_ioc = set()	# defined here, but not as the entry spells it: not through
 				# the ioctl macros, or through them for a plain number
 
@@ -133,15 +142,19 @@ def read_asm(tc, probe, at, index, asm, res):
         raise Error(f"{asm}: error: reading the probe's assembly: {e.strerror}") from e
     sizes = cc.read_markers(text, "SIZE")
     ioc = cc.read_markers(text, "IOC")
+    vals = cc.read_markers(text, "VAL")
     defs = {int(i) for t, i, _ in cc.MARKER.findall(text) if t == "DEF"}
-    for text in at.values():
-        n = index[text]
+    for t in at.values():
+        n = index[t]
         if n not in sizes:
-            res.errors.append(f"{probe.where(text)}: error: ABI {tc.name}: no size for "
-                              f"'{text}' in {asm}")
+            res.errors.append(f"{probe.where(t)}: error: ABI {tc.name}: no size for "
+                              f"'{t}' in {asm}")
             continue
-        res.sizes[text] = (sizes[n], probe.where(text))
+        res.sizes[t] = (sizes[n], probe.where(t))
     res.defined = {probe.commands[i].name for i in defs}
+    # a plain number defined here with another value is another header's
+    res.other_value = {probe.commands[i].name: v & 0xffffffff for i, v in vals.items()
+                       if ioc.get(i) == 0 and v & 0xffffffff != probe.commands[i].number}
     # {index: expands through _IOC} of the defined commands; None when the
     # probe was compiled without -DMEASURE_IOC_CHECK (diagnose())
     return {i: ioc[i] == 1 for i in defs if i in ioc} if ioc or not defs else None
