@@ -24,7 +24,7 @@
 #include "util.h"
 
 /* Raise it whenever the model's keys change (tests/golden checks the key list). */
-#define IOCTLGEN_MODEL_VERSION 2
+#define IOCTLGEN_MODEL_VERSION 3
 
 /* A place in a spec file; line and col are 1-based. */
 struct mark {
@@ -222,12 +222,25 @@ struct command {
 	struct mark mark, type_mark, nr_mark, magic_mark;
 };
 
+/* A typedef a header uses that no exported header defines (xen's domid_t):
+ * probes write `typedef TYPE NAME;` before including the header. */
+struct ctypedef {
+	const char *name;	/* an identifier */
+	const char *type;	/* a C type name without array bounds */
+	const char *doc;
+	struct mark mark;
+};
+
 struct header {
 	const char *path, *spec, *doc;
 	const char *arch;	/* an arch/<arch>/include/uapi header: only that ARCH has it */
 	const char **includes;
 	size_t n_includes;
 	bool header_test;	/* false: does not compile on its own (no-header-test) */
+	struct ctypedef *typedefs;	/* written before the header in every probe */
+	size_t n_typedefs;
+	const char **stub_includes;	/* unexported headers it includes: empty stand-ins */
+	size_t n_stub_includes;
 	const char *patch_prefix;	/* its patch's subject prefix ("fs:"), or NULL */
 	struct command *commands;
 	size_t n_commands;

@@ -369,6 +369,17 @@ static void write_headers(struct json *j, const struct registry *reg)
 		kstrlist(j, "includes", hd->includes, hd->n_includes);
 		kbool(j, "header-test", hd->header_test);
 		kstr(j, "patch-prefix", hd->patch_prefix);
+		open_(j, "typedefs", '[');
+		for (size_t i = 0; i < hd->n_typedefs; i++) {
+			open_(j, NULL, '{');
+			kstr(j, "name", hd->typedefs[i].name);
+			kstr(j, "type", hd->typedefs[i].type);
+			kstr(j, "doc", hd->typedefs[i].doc);
+			ksource(j, hd->typedefs[i].mark);
+			close_(j, '}');
+		}
+		close_(j, ']');
+		kstrlist(j, "stub-includes", hd->stub_includes, hd->n_stub_includes);
 		open_(j, "commands", '[');
 		for (size_t i = 0; i < hd->n_commands; i++)
 			write_command(j, reg, &hd->commands[i]);

@@ -43,6 +43,8 @@ static const struct field magic_fields[] = {
 static const struct field header_fields[] = {
 	{ "header", G_HEADER }, { "doc", G_DOC }, { "arch", G_IDENT }, { "includes[]", G_HEADER },
 	{ "header-test", G_LOADER }, { "patch-prefix", G_LINE },
+	{ "typedefs[].name", G_IDENT }, { "typedefs[].type", G_C_TYPE },
+	{ "typedefs[].doc", G_DOC }, { "stub-includes[]", G_HEADER },
 	{ "commands[].name", G_IDENT }, { "commands[].dir", G_LOADER },
 	{ "commands[].magic", G_LOADER }, { "commands[].nr", G_LOADER },
 	{ "commands[].type", G_C_TYPE }, { "commands[].params[]", G_IDENT },
@@ -68,7 +70,8 @@ static bool loader_says(const char *path, const char *s)
 		return true;
 	if (!strcmp(path, "commands[].legacy.written"))
 		return !legacy_written_type(s);
-	if (!strcmp(path, "commands[].type") || !strcmp(path, "commands[].legacy.spell-as"))
+	if (!strcmp(path, "commands[].type") || !strcmp(path, "commands[].legacy.spell-as") ||
+	    !strcmp(path, "typedefs[].type"))
 		return is_sizeof(s) || is_number(s);
 	return false;
 }

@@ -7,9 +7,10 @@ import concurrent.futures
 import os
 import re
 import sys
+import tempfile
 from dataclasses import dataclass, field
 
-from . import Error, argtypes, classify, leftout, registry, results_of, specwrite, variants
+from . import Error, argtypes, cc, classify, leftout, registry, results_of, specwrite, variants
 from .cc import Compiler
 from .cheader import HeaderText
 from .classify import LeftOut, Unit
@@ -35,11 +36,12 @@ class Context:
     old_headers: dict		# the same -> registry.Header
     size_limit: int		# the largest size every layout's size field holds
     size_field: str
+    stubs: list = field(default_factory=list)	# compiler flags: the stub-includes
     defined_in: dict = field(default_factory=dict)	# constant -> generic header
     types: argtypes.TypeIndex = field(default_factory=argtypes.TypeIndex)
 
     def compiler(self, arch, cmd=None):
-        return Compiler(cmd or self.compilers[arch],
+        return Compiler(list(cmd or self.compilers[arch]) + self.stubs,
                         [os.path.join(self.uapi, arch, "include")] + self.incdirs)
 
     def variants(self):
@@ -79,6 +81,7 @@ def analyse(u, ctx):
     """Read one header: its commands, what is left out, the includes its types need."""
     old = ctx.old_headers.get(u.spec_rel)
     includes = list(old.includes) if old else []
+    u.typedefs = list(old.typedefs) if old else []
     comp = ctx.compiler(u.arch)
     u.reset(includes)
     classify.analyse(u, comp)
@@ -277,6 +280,9 @@ def main(argv=None):
     left_path = args.left_out or os.path.join(args.spec, "left-out.txt")
     try:
         ctx = context(args)
+        stubs = tempfile.TemporaryDirectory(prefix="import-uapi-")
+        ctx.stubs = cc.stub_flags(cc.stub_dir(stubs.name, [p for h in ctx.old_headers.values()
+                                                           for p in h.stub_includes]))
         all_units = discover(args.uapi, args.tree, ctx.arches)
         for u in all_units:
             if u.kind == "generic":

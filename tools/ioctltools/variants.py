@@ -12,7 +12,7 @@ def check(unit, variants):
     """variants: [(label, Compiler)], i386 and each other ARCH."""
     if not unit.commands or not unit.text.has_conditionals():
         return
-    src = expand.probe_source(unit.includes, unit.rel,
+    src = expand.probe_source(unit.includes, unit.rel, unit.typedefs,
                               [expand.probe_call(f.name, f.params) for f in unit.commands])
     for label, compiler in variants:
         r = compiler(["-E", "-w"], src)
