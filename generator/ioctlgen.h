@@ -142,6 +142,8 @@ struct abi {
 bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size);
 /* Does the ABI have this command?  Arch headers and measured absences say no. */
 bool abi_has(const struct abi *abi, const struct command *c);
+/* The nr of command c on ABI abi: a variant's, or its own. */
+unsigned int command_nr_on(const struct command *c, const struct abi *abi);
 
 /* ------------------------------------------------------------ magic codes */
 
@@ -198,6 +200,16 @@ struct abi_number {
 
 struct header;
 
+/* A command the header spells otherwise on some ABIs (an #if on the word
+ * size): on the ABIs listed its nr is this one. */
+struct variant {
+	const char **abis;
+	size_t n_abis;
+	unsigned int nr;
+	const char *nr_text, *doc;
+	struct mark mark, nr_mark, *abi_marks;	/* abi_marks: one per ABI */
+};
+
 struct command {
 	const char *name, *doc;
 	enum ioc_dir dir;
@@ -212,6 +224,8 @@ struct command {
 	bool ioc;		/* spelled _IOC(dir, type, nr, size) */
 	bool reserved;
 	struct legacy *legacy;
+	struct variant *variants;	/* other spellings, each on its own ABIs */
+	size_t n_variants;
 	unsigned int accept;
 	const struct header *header;
 	struct abi_number *numbers;	/* one per ABI, in registry order */

@@ -347,6 +347,19 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	} else {
 		kstr(j, "legacy", NULL);
 	}
+	open_(j, "variants", '[');
+	for (size_t v = 0; v < c->n_variants; v++) {
+		const struct variant *va = &c->variants[v];
+
+		open_(j, NULL, '{');
+		kstrlist(j, "abis", va->abis, va->n_abis);
+		kuint(j, "nr", va->nr);
+		kstr(j, "nr-text", va->nr_text);
+		kstr(j, "doc", va->doc);
+		ksource(j, va->mark);
+		close_(j, '}');
+	}
+	close_(j, ']');
 	if (reg->numbered)
 		write_numbers(j, reg, c);
 	kstr(j, "doc", c->doc);

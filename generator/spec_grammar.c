@@ -51,7 +51,9 @@ static const struct field header_fields[] = {
 	{ "commands[].nr-param", G_LOADER }, { "commands[].nr-count", G_LOADER },
 	{ "commands[].size-param", G_LOADER }, { "commands[].macro", G_LOADER },
 	{ "commands[].reserved", G_LOADER }, { "commands[].accept[]", G_LOADER },
-	{ "commands[].doc", G_DOC }, { "commands[].legacy.written", G_C_SIZE },
+	{ "commands[].doc", G_DOC }, { "commands[].variants[].abis[]", G_IDENT },
+	{ "commands[].variants[].nr", G_LOADER }, { "commands[].variants[].doc", G_DOC },
+	{ "commands[].legacy.written", G_C_SIZE },
 	{ "commands[].legacy.passes", G_C_TYPE }, { "commands[].legacy.spell-as", G_C_TYPE },
 	{ "commands[].legacy.doc", G_DOC }, { "commands[].legacy.abi-break", G_LINE },
 	{ NULL, 0 } };

@@ -37,13 +37,58 @@ static void load_legacy(struct loader *L, struct command *c, const struct ynode 
 	c->legacy = lg;
 }
 
+/* variants: [{abis, nr, doc}]: the nr the header spells on those ABIs.
+ * Which ABIs exist is checked with the registry (check.c). */
+static void load_variants(struct loader *L, struct command *c, const struct ynode *m)
+{
+	static const struct keyspec ks[] = {
+		{ "abis", true }, { "nr", true }, { "doc", true }, { 0 } };
+	const struct ynode *list = ymap_get(m, "variants");
+
+	if (!list || !want_kind(L, list, "variants", Y_SEQ))
+		return;
+	if (!list->n) {
+		ERR(L, list->mark, "type", "'variants' is empty: drop it");
+		return;
+	}
+	c->variants = arena_alloc(L->a, list->n * sizeof(*c->variants));
+	for (size_t i = 0; i < list->n; i++) {
+		const struct ynode *vm = list->kids[i], *n, *abis;
+		struct variant *v = &c->variants[c->n_variants];
+		uint64_t nr;
+
+		if (!check_keys(L, vm, "a variant", ks))
+			continue;
+		memset(v, 0, sizeof(*v));
+		v->mark = vm->mark;
+		v->doc = get_str(L, vm, "doc", NULL);
+		v->abis = get_strlist(L, vm, "abis", &v->n_abis, &abis);
+		n = ymap_get(vm, "nr");
+		if (!v->doc || !abis || !n || !node_uint(L, n, "nr", UINT32_MAX, &nr))
+			continue;
+		if (!v->n_abis) {
+			ERR(L, abis->mark, "type", "a variant names at least one ABI");
+			continue;
+		}
+		if (v->n_abis != abis->n)
+			continue;	/* an item that is no string, reported */
+		v->abi_marks = arena_alloc(L->a, v->n_abis * sizeof(*v->abi_marks));
+		for (size_t k = 0; k < v->n_abis; k++)
+			v->abi_marks[k] = abis->kids[k]->mark;
+		v->nr = (unsigned int)nr;
+		v->nr_text = n->str;
+		v->nr_mark = n->mark;
+		c->n_variants++;
+	}
+}
+
 static void load_command(struct loader *L, struct header *h, const struct ynode *m)
 {
 	static const struct keyspec ks[] = {
 		{ "name", true }, { "dir", true }, { "magic", true }, { "nr", true }, { "doc", true },
 		{ "type", false }, { "params", false }, { "nr-param", false }, { "nr-count", false },
 		{ "size-param", false }, { "macro", false }, { "legacy", false }, { "reserved", false },
-		{ "accept", false }, { 0 } };
+		{ "accept", false }, { "variants", false }, { 0 } };
 	struct command *c = &h->commands[h->n_commands];
 	const char *dir, *macro;
 	struct mark dir_mark, mm, pm;
@@ -148,6 +193,17 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 		get_bool(L, m, "reserved", &c->reserved);
 	if ((n = ymap_get(m, "legacy")))
 		load_legacy(L, c, n);
+	load_variants(L, c, m);
+	if (c->n_variants && c->nr_param) {
+		ERR(L, ymap_get(m, "variants")->mark, "type",
+		    "a family over nr (nr-param) cannot have variants");
+		ok = false;
+	}
+	for (size_t i = 0; i < c->n_variants; i++)
+		if (c->nr_text && c->variants[i].nr == c->nr)
+			ERR(L, c->variants[i].nr_mark, "type",
+			    "%s: the variant's nr %s is the command's own: drop the variant",
+			    c->name ? c->name : "?", c->variants[i].nr_text);
 	c->accept = get_accept(L, m, ACCEPT_OUTSIDE_RANGE | ACCEPT_UNREGISTERED_MAGIC |
 				  ACCEPT_SHARED_NUMBER | ACCEPT_SIZE_OVERFLOW);
 

@@ -95,6 +95,7 @@ class Unit:
     bad_types: set = field(default_factory=set)
     overflow: dict = field(default_factory=dict)	# type -> size
     variant: dict = field(default_factory=dict)	# name -> (label, Call | None)
+    variant_all: dict = field(default_factory=dict)	# name -> [(label, Call | None)]
     not_ioctl: dict = field(default_factory=dict)	# label -> [name]
 
     def reset(self, includes):

@@ -100,6 +100,14 @@ class Legacy:
     abi_break: str | None = None
 
 
+@dataclass(frozen=True)
+class Variant:
+    """The nr a command has on some ABIs (an #if on the word size)."""
+    abis: tuple
+    nr: str
+    doc: str
+
+
 @dataclass
 class Entry:
     """One command as a header spec file writes it."""
@@ -117,6 +125,7 @@ class Entry:
     legacy: Legacy | None = None
     accept: list = field(default_factory=list)
     reserved: bool = False
+    variants: list = field(default_factory=list)	# Variant: hand-written, kept
 
     @classmethod
     def from_registry(cls, c):
@@ -127,6 +136,8 @@ class Entry:
             nr_count="0x%02x" % c["nr-count"] if c["nr-param"] else None,
             size_param=c["size-param"], macro="ioc" if c["macro"] == "_IOC" and c["type"] else None,
             type=c["type"], accept=list(c["accept"]), reserved=c["reserved"],
+            variants=[Variant(tuple(v["abis"]), v["nr-text"], v["doc"])
+                      for v in c.get("variants", [])],
             legacy=Legacy(lg["written"], lg["passes"], lg["spell-as"], lg["doc"], lg["abi-break"])
             if lg else None)
 
@@ -139,7 +150,8 @@ class Entry:
 
     def merge(self, old):
         """This imported entry with the hand-written fields of the registry's."""
-        e = replace(self, doc=old.doc, accept=old.accept, reserved=old.reserved)
+        e = replace(self, doc=old.doc, accept=old.accept, reserved=old.reserved,
+                    variants=old.variants)
         if c_int(old.magic) == c_int(self.magic):
             e.magic = old.magic		# the registry's spelling of the same number
         if c_int(old.nr) == c_int(self.nr):
@@ -177,6 +189,11 @@ class Entry:
                 out.append(text_field("abi-break", lg.abi_break, 6))
         if self.accept:
             out.append(f"    accept: {flow_list(self.accept)}\n")
+        if self.variants:
+            out.append("    variants:\n")
+            for v in self.variants:
+                out.append(f"      - abis: {flow_list(v.abis)}\n        nr: {v.nr}\n")
+                out.append(text_field("doc", v.doc, 8))
         out.append(text_field("doc", self.doc, 4))
         return "".join(out)
 
