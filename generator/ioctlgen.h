@@ -147,6 +147,8 @@ struct abi {
 bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size);
 /* Does the ABI have this command?  Arch headers and measured absences say no. */
 bool abi_has(const struct abi *abi, const struct command *c);
+/* The nr of command c on ABI abi: a variant's, or its own. */
+unsigned int command_nr_on(const struct command *c, const struct abi *abi);
 
 /* ------------------------------------------------------------ magic codes */
 
@@ -203,6 +205,16 @@ struct abi_number {
 
 struct header;
 
+/* A command the header spells otherwise on some ABIs (an #if on the word
+ * size): on the ABIs listed its nr is this one. */
+struct variant {
+	const char **abis;
+	size_t n_abis;
+	unsigned int nr;
+	const char *nr_text, *doc;
+	struct mark mark, nr_mark, *abi_marks;	/* abi_marks: one per ABI */
+};
+
 struct command {
 	const char *name, *doc;
 	enum ioc_dir dir;
@@ -223,6 +235,8 @@ struct command {
 	bool ioc;		/* spelled _IOC(dir, type, nr, size) */
 	bool reserved;
 	struct legacy *legacy;
+	struct variant *variants;	/* other spellings, each on its own ABIs */
+	size_t n_variants;
 	unsigned int accept;
 	/* alias-of: another name of the same command, or NULL; alias_root is
 	 * the end of the alias-of chain (check.c), the command's own name when
@@ -237,12 +251,25 @@ struct command {
 	struct mark mark, type_mark, nr_mark, magic_mark, number_mark, alias_mark;
 };
 
+/* A typedef a header uses that no exported header defines (xen's domid_t):
+ * probes write `typedef TYPE NAME;` before including the header. */
+struct ctypedef {
+	const char *name;	/* an identifier */
+	const char *type;	/* a C type name without array bounds */
+	const char *doc;
+	struct mark mark;
+};
+
 struct header {
 	const char *path, *spec, *doc;
 	const char *arch;	/* an arch/<arch>/include/uapi header: only that ARCH has it */
 	const char **includes;
 	size_t n_includes;
 	bool header_test;	/* false: does not compile on its own (no-header-test) */
+	struct ctypedef *typedefs;	/* written before the header in every probe */
+	size_t n_typedefs;
+	const char **stub_includes;	/* unexported headers it includes: empty stand-ins */
+	size_t n_stub_includes;
 	const char *patch_prefix;	/* its patch's subject prefix ("fs:"), or NULL */
 	struct command *commands;
 	size_t n_commands;

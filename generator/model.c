@@ -403,6 +403,19 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	} else {
 		kstr(j, "legacy", NULL);
 	}
+	open_(j, "variants", '[');
+	for (size_t v = 0; v < c->n_variants; v++) {
+		const struct variant *va = &c->variants[v];
+
+		open_(j, NULL, '{');
+		kstrlist(j, "abis", va->abis, va->n_abis);
+		kuint(j, "nr", va->nr);
+		kstr(j, "nr-text", va->nr_text);
+		kstr(j, "doc", va->doc);
+		ksource(j, va->mark);
+		close_(j, '}');
+	}
+	close_(j, ']');
 	if (reg->numbered)
 		write_numbers(j, reg, c);
 	kstr(j, "doc", c->doc);
@@ -425,6 +438,17 @@ static void write_headers(struct json *j, const struct registry *reg)
 		kstrlist(j, "includes", hd->includes, hd->n_includes);
 		kbool(j, "header-test", hd->header_test);
 		kstr(j, "patch-prefix", hd->patch_prefix);
+		open_(j, "typedefs", '[');
+		for (size_t i = 0; i < hd->n_typedefs; i++) {
+			open_(j, NULL, '{');
+			kstr(j, "name", hd->typedefs[i].name);
+			kstr(j, "type", hd->typedefs[i].type);
+			kstr(j, "doc", hd->typedefs[i].doc);
+			ksource(j, hd->typedefs[i].mark);
+			close_(j, '}');
+		}
+		close_(j, ']');
+		kstrlist(j, "stub-includes", hd->stub_includes, hd->n_stub_includes);
 		open_(j, "commands", '[');
 		for (size_t i = 0; i < hd->n_commands; i++)
 			write_command(j, reg, &hd->commands[i]);

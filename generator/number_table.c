@@ -62,7 +62,8 @@ void number_table_build(struct number_table *t, const struct registry *reg, size
 				 * split: an accepted size-overflow spills into the
 				 * dir bits and must be found as it is. */
 				uint32_t n = c->plain ? num->number :
-					     layout_encode(l, c->dir, c->magic, c->nr + a, num->size);
+					     layout_encode(l, c->dir, c->magic,
+							   command_nr_on(c, &reg->abis[k]) + a, num->size);
 
 				t->v[t->n++] = (struct number_entry){
 					n & ~t->size_field, (n & t->size_field) >> t->size_shift,

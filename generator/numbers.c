@@ -188,6 +188,15 @@ static void check_legacy(struct registry *reg, struct command *c, const struct a
 		    c->name, c->legacy->spell_as, ss, abi->name, c->legacy->written, ws, ws);
 }
 
+unsigned int command_nr_on(const struct command *c, const struct abi *abi)
+{
+	for (size_t v = 0; v < c->n_variants; v++)
+		for (size_t k = 0; k < c->variants[v].n_abis; k++)
+			if (!strcmp(c->variants[v].abis[k], abi->name))
+				return c->variants[v].nr;
+	return c->nr;
+}
+
 void commands_number(struct registry *reg)
 {
 	uint32_t max_size = UINT32_MAX;
@@ -247,7 +256,8 @@ void commands_number(struct registry *reg)
 				num->present = true;
 				num->variable_size = c->size_param != NULL;
 				num->size = size;
-				num->number = layout_encode(abi->layout, c->dir, c->magic, c->nr, size);
+				num->number = layout_encode(abi->layout, c->dir, c->magic,
+							    command_nr_on(c, abi), size);
 			}
 		}
 	}

@@ -43,6 +43,8 @@ static const struct field magic_fields[] = {
 static const struct field header_fields[] = {
 	{ "header", G_HEADER }, { "doc", G_DOC }, { "arch", G_IDENT }, { "includes[]", G_HEADER },
 	{ "header-test", G_LOADER }, { "patch-prefix", G_LINE },
+	{ "typedefs[].name", G_IDENT }, { "typedefs[].type", G_C_TYPE },
+	{ "typedefs[].doc", G_DOC }, { "stub-includes[]", G_HEADER },
 	{ "commands[].name", G_IDENT }, { "commands[].dir", G_LOADER },
 	{ "commands[].magic", G_LOADER }, { "commands[].nr", G_LOADER },
 	{ "commands[].type", G_C_TYPE }, { "commands[].params[]", G_IDENT },
@@ -51,7 +53,9 @@ static const struct field header_fields[] = {
 	{ "commands[].reserved", G_LOADER }, { "commands[].accept[]", G_LOADER },
 	{ "commands[].number", G_LOADER }, { "commands[].passes", G_C_TYPE },
 	{ "commands[].alias-of", G_IDENT },
-	{ "commands[].doc", G_DOC }, { "commands[].legacy.written", G_C_SIZE },
+	{ "commands[].doc", G_DOC }, { "commands[].variants[].abis[]", G_ABI_NAME },
+	{ "commands[].variants[].nr", G_LOADER }, { "commands[].variants[].doc", G_DOC },
+	{ "commands[].legacy.written", G_C_SIZE },
 	{ "commands[].legacy.passes", G_C_TYPE }, { "commands[].legacy.spell-as", G_C_TYPE },
 	{ "commands[].legacy.doc", G_DOC }, { "commands[].legacy.abi-break", G_LINE },
 	{ NULL, 0 } };
@@ -71,7 +75,7 @@ static bool loader_says(const char *path, const char *s)
 	if (!strcmp(path, "commands[].legacy.written"))
 		return !legacy_written_type(s);
 	if (!strcmp(path, "commands[].type") || !strcmp(path, "commands[].legacy.spell-as") ||
-	    !strcmp(path, "commands[].passes"))
+	    !strcmp(path, "commands[].passes") || !strcmp(path, "typedefs[].type"))
 		return is_sizeof(s) || is_number(s);
 	return false;
 }

@@ -117,13 +117,58 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		h->n_commands++;
 }
 
+/* variants: [{abis, nr, doc}]: the nr the header spells on those ABIs.
+ * Which ABIs exist is checked with the registry (check.c). */
+static void load_variants(struct loader *L, struct command *c, const struct ynode *m)
+{
+	static const struct keyspec ks[] = {
+		{ "abis", true }, { "nr", true }, { "doc", true }, { 0 } };
+	const struct ynode *list = ymap_get(m, "variants");
+
+	if (!list || !want_kind(L, list, "variants", Y_SEQ))
+		return;
+	if (!list->n) {
+		ERR(L, list->mark, "type", "'variants' is empty: drop it");
+		return;
+	}
+	c->variants = arena_alloc(L->a, list->n * sizeof(*c->variants));
+	for (size_t i = 0; i < list->n; i++) {
+		const struct ynode *vm = list->kids[i], *n, *abis;
+		struct variant *v = &c->variants[c->n_variants];
+		uint64_t nr;
+
+		if (!check_keys(L, vm, "a variant", ks))
+			continue;
+		memset(v, 0, sizeof(*v));
+		v->mark = vm->mark;
+		v->doc = get_str(L, vm, "doc", NULL);
+		v->abis = get_strlist(L, vm, "abis", &v->n_abis, &abis);
+		n = ymap_get(vm, "nr");
+		if (!v->doc || !abis || !n || !node_uint(L, n, "nr", UINT32_MAX, &nr))
+			continue;
+		if (!v->n_abis) {
+			ERR(L, abis->mark, "type", "a variant names at least one ABI");
+			continue;
+		}
+		if (v->n_abis != abis->n)
+			continue;	/* an item that is no string, reported */
+		v->abi_marks = arena_alloc(L->a, v->n_abis * sizeof(*v->abi_marks));
+		for (size_t k = 0; k < v->n_abis; k++)
+			v->abi_marks[k] = abis->kids[k]->mark;
+		v->nr = (unsigned int)nr;
+		v->nr_text = n->str;
+		v->nr_mark = n->mark;
+		c->n_variants++;
+	}
+}
+
 static void load_command(struct loader *L, struct header *h, const struct ynode *m)
 {
 	static const struct keyspec ks[] = {
 		{ "name", true }, { "dir", true }, { "magic", true }, { "nr", true }, { "doc", true },
 		{ "type", false }, { "params", false }, { "nr-param", false }, { "nr-count", false },
 		{ "size-param", false }, { "macro", false }, { "legacy", false }, { "reserved", false },
-		{ "accept", false }, { "alias-of", false }, { 0 } };
+		{ "accept", false }, { "alias-of", false }, { "variants", false }, { 0 } };
 	struct command *c = &h->commands[h->n_commands];
 	const char *dir, *macro;
 	struct mark dir_mark, mm, pm;
@@ -243,6 +288,17 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 			c->alias_of = NULL;
 		}
 	}
+	load_variants(L, c, m);
+	if (c->n_variants && c->nr_param) {
+		ERR(L, ymap_get(m, "variants")->mark, "type",
+		    "a family over nr (nr-param) cannot have variants");
+		ok = false;
+	}
+	for (size_t i = 0; i < c->n_variants; i++)
+		if (c->nr_text && c->variants[i].nr == c->nr)
+			ERR(L, c->variants[i].nr_mark, "type",
+			    "%s: the variant's nr %s is the command's own: drop the variant",
+			    c->name ? c->name : "?", c->variants[i].nr_text);
 	c->accept = get_accept(L, m, ACCEPT_OUTSIDE_RANGE | ACCEPT_UNREGISTERED_MAGIC |
 				  ACCEPT_SHARED_NUMBER | ACCEPT_SIZE_OVERFLOW);
 
@@ -278,13 +334,85 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 		h->n_commands++;
 }
 
+/* typedefs: [{name, type, doc}]: each becomes `typedef TYPE NAME;` in the
+ * probes, so the type must be one a typedef can name as written. */
+static void load_typedefs(struct loader *L, struct header *h, const struct ynode *root)
+{
+	static const struct keyspec ks[] = {
+		{ "name", true }, { "type", true }, { "doc", true }, { 0 } };
+	const struct ynode *list = ymap_get(root, "typedefs");
+
+	if (!list || !want_kind(L, list, "typedefs", Y_SEQ))
+		return;
+	h->typedefs = arena_alloc(L->a, (list->n + 1) * sizeof(*h->typedefs));
+	for (size_t i = 0; i < list->n; i++) {
+		const struct ynode *m = list->kids[i];
+		struct ctypedef *t = &h->typedefs[h->n_typedefs];
+		struct mark tm;
+
+		if (!check_keys(L, m, "a typedef", ks))
+			continue;
+		t->mark = m->mark;
+		t->name = get_str(L, m, "name", NULL);
+		t->type = get_str(L, m, "type", &tm);
+		t->doc = get_str(L, m, "doc", NULL);
+		if (!t->name || !t->type || !t->doc)
+			continue;
+		if (strchr(t->type, '[')) {
+			ERR(L, tm, "type",
+			    "a typedef's type is written as 'typedef TYPE NAME;', so it cannot be an array: '%s'",
+			    t->type);
+			continue;
+		}
+		if (is_sizeof(t->type) || is_number(t->type)) {
+			ERR(L, tm, "type", "a typedef's type must be a C type, not '%s'", t->type);
+			continue;
+		}
+		for (size_t k = 0; k < h->n_typedefs; k++)
+			if (!strcmp(h->typedefs[k].name, t->name)) {
+				ERR(L, t->mark, "duplicate-name", "typedef '%s' is already defined at %s:%u:%u",
+				    t->name, h->typedefs[k].mark.file, h->typedefs[k].mark.line,
+				    h->typedefs[k].mark.col);
+				goto next;
+			}
+		h->n_typedefs++;
+next:		;
+	}
+}
+
+/* stub-includes: headers the header includes that the kernel does not export
+ * (xen/privcmd.h's <xen/interface/xen.h>); an empty file stands in for each. */
+static void load_stub_includes(struct loader *L, struct header *h, const struct ynode *root)
+{
+	const struct ynode *node;
+	size_t n;
+
+	h->stub_includes = get_strlist(L, root, "stub-includes", &n, &node);
+	h->n_stub_includes = n;
+	for (size_t i = 0; h->path && i < n; i++) {
+		bool clash = !strcmp(h->stub_includes[i], h->path);
+
+		for (size_t k = 0; k < h->n_includes; k++)
+			clash |= !strcmp(h->stub_includes[i], h->includes[k]);
+		for (size_t k = 0; k < i; k++)
+			clash |= !strcmp(h->stub_includes[i], h->stub_includes[k]);
+		if (clash) {
+			ERR(L, node->kids[i]->mark, "reference",
+			    "stub-include '%s' is the header itself, one of its includes, or listed twice",
+			    h->stub_includes[i]);
+			h->n_stub_includes = 0;
+			return;
+		}
+	}
+}
+
 void load_header(struct loader *L, const struct ynode *root, const char *rel,
 			const char *file)
 {
 	static const struct keyspec top[] = {
 		{ "header", true }, { "doc", true }, { "arch", false }, { "includes", false },
-		{ "header-test", false }, { "patch-prefix", false },
-		{ "commands", true }, { 0 } };
+		{ "header-test", false }, { "patch-prefix", false }, { "typedefs", false },
+		{ "stub-includes", false }, { "commands", true }, { 0 } };
 	struct registry *reg = L->reg;
 	struct header *h;
 	const struct ynode *list;
@@ -306,6 +434,8 @@ void load_header(struct loader *L, const struct ynode *root, const char *rel,
 		get_bool(L, root, "header-test", &h->header_test);
 	if (ymap_get(root, "patch-prefix"))
 		h->patch_prefix = get_str(L, root, "patch-prefix", NULL);
+	load_typedefs(L, h, root);
+	load_stub_includes(L, h, root);
 	if (!h->path || !h->doc)
 		return;
 	if (ymap_get(root, "arch") && !(h->arch = get_str(L, root, "arch", NULL)))

@@ -29,6 +29,10 @@ import sys
 
 import jinja2
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "tools"))
+from ioctltools.cc import stub_dir, typedef_line  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The ABIs the guest (an x86_64 kernel with IA32 emulation) can run.
 # name: (the C condition that selects it, gcc flag); x32 only when the
@@ -128,6 +132,12 @@ def load_model(model_path):
     return model
 
 
+def typedef_lines(h):
+    """The `typedef TYPE NAME;` lines a header needs before it (checked again
+    by tools/ioctltools/cc.py, as every probe's are)."""
+    return [typedef_line(t["name"], t["type"]) for t in h.get("typedefs") or []]
+
+
 def main():
     if len(sys.argv) != 4:
         die("usage: gen.py MODEL KCONFIG_FRAGMENT OUTDIR")
@@ -141,6 +151,7 @@ def main():
         if a not in abis:
             die("%s: the model has no ABI %s" % (model_path, a))
     headers = [{"path": h["path"], "includes": h.get("includes") or [],
+                "typedefs": typedef_lines(h),
                 "header_test": h.get("header-test", True) is not False,
                 "arch": header_arch(h),
                 "commands": [c for c in cmds if c["hidx"] == i]}
@@ -149,6 +160,9 @@ def main():
     ctx = {"model": model_path, "headers": headers, "commands": cmds,
            "abis": {a: GUEST_ABIS[a] for a in abis}, "kernel_abi": KERNEL_ABI, "ram_bytes": ram}
 
+    # Empty stand-ins for the unexported headers a header includes; run
+    # searches OUTDIR/stub-include last (-idirafter) in user space.
+    stub_dir(outdir, [p for h in model["headers"] for p in h.get("stub-includes") or []])
     index = []
     units = []
     for i, h in enumerate(headers):

@@ -29,7 +29,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen import WRITTEN, commands, die, environment, header_arch, load_model, write_if_changed  # noqa: E402
+from gen import WRITTEN, commands, die, environment, header_arch, load_model, typedef_lines, write_if_changed  # noqa: E402
 
 
 def case_name(path):
@@ -101,7 +101,8 @@ def main():
         if not mine:
             continue
         unit = {"index": i, "path": h["path"], "case": case_name(h["path"]),
-                "includes": h.get("includes") or [], "commands": mine}
+                "includes": h.get("includes") or [], "typedefs": typedef_lines(h),
+                "commands": mine}
         units.append(unit)
         write_if_changed(os.path.join(outdir, "h%d.c" % i),
                          env.get_template("kunit_unit.c.j2").render(model=model_path, abi=abi, unit=unit))

@@ -26,13 +26,58 @@ def userspace_include(path):
     return path
 
 
-def prologue(includes, header=None):
-    """The #include lines every probe of a header starts with."""
+# What the registry's texts must look like before they reach a C file; ioctlgen
+# checked them with its grammars already, this only keeps a bug from passing.
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+TYPE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?: [A-Za-z_][A-Za-z0-9_]*)*(?: ?\*(?: const| volatile)*)*\Z")
+HEADER = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.+-]*)*\.h\Z")
+STUB_TEXT = ("/* ioctl-registry: an empty stand-in for a header the kernel does not "
+             "export (a header spec's stub-includes) */\n")
+
+
+def typedef_line(name, ctype):
+    """`typedef TYPE NAME;` of a header spec's typedefs entry."""
+    if not IDENT.match(name) or not TYPE.match(ctype):
+        raise Error(f"error: typedef {name!r} of {ctype!r}: not a C identifier and type name "
+                    f"(ioctlgen should have refused it)")
+    return f"typedef {ctype} {name};"
+
+
+def prologue(includes, header=None, typedefs=()):
+    """The #include lines every probe of a header starts with, and the
+    typedefs (name, type) the header needs before it."""
     lines = ["#include <linux/ioctl.h>", "#include <stddef.h>"]
     lines += [f"#include <{inc}>" for inc in includes]
+    lines += [typedef_line(n, t) for n, t in typedefs]
     if header is not None:
         lines.append(f"#include <{header}>")
     return lines
+
+
+def stub_dir(root, paths):
+    """A directory under root holding an empty file for each stub-include
+    path (the unexported headers header specs name), for stub_flags()."""
+    top = os.path.abspath(os.path.join(root, "stub-include"))
+    for p in sorted(set(paths)):
+        if not HEADER.match(p) or any(c.startswith(".") for c in p.split("/")):
+            raise Error(f"error: stub-include {p!r} is no relative header path "
+                        f"(ioctlgen should have refused it)")
+        f = os.path.join(top, p)
+        os.makedirs(os.path.dirname(f), exist_ok=True)
+        try:
+            with open(f, encoding="utf-8") as old:
+                if old.read() == STUB_TEXT:
+                    continue
+        except OSError:
+            pass
+        with open(f, "w", encoding="utf-8") as out:
+            out.write(STUB_TEXT)
+    return top
+
+
+def stub_flags(top):
+    """Searched after every other directory: a real header always wins."""
+    return ["-idirafter", top]
 
 
 def include_flags(dirs):

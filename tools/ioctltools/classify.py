@@ -88,6 +88,7 @@ class Unit:
     path: str			# the file
     kind: str			# "generic" or "arch"
     includes: list = field(default_factory=list)
+    typedefs: list = field(default_factory=list)	# (name, type) of its spec
     text: HeaderText | None = None
     commands: list = field(default_factory=list)	# Found, header order
     left: list = field(default_factory=list)	# LeftOut
@@ -96,6 +97,7 @@ class Unit:
     bad_types: set = field(default_factory=set)
     overflow: dict = field(default_factory=dict)	# type -> size
     variant: dict = field(default_factory=dict)	# name -> (label, Call | None)
+    variant_all: dict = field(default_factory=dict)	# name -> [(label, Call | None)]
     not_ioctl: dict = field(default_factory=dict)	# label -> [name]
     plain: list = field(default_factory=list)	# PlainEntry, header order, spelled as numbers
 
@@ -137,7 +139,7 @@ def preprocess(unit, compiler):
         seen.add(d.name)
         if d.params is None or (d.params and "..." not in d.params):
             probes.append((d.name, d.params))
-    src = expand.probe_source(unit.includes, unit.rel,
+    src = expand.probe_source(unit.includes, unit.rel, unit.typedefs,
                               [expand.probe_call(n, p) for n, p in probes])
     with tempfile.TemporaryDirectory() as stubs:
         for _ in range(10):
@@ -347,7 +349,7 @@ def value_probe(unit, compiler, exprs):
 
 
 def run_value_probe(unit, compiler, exprs, bad, with_header):
-    body = cc.prologue(unit.includes, unit.rel) if with_header else cc.prologue([])
+    body = cc.prologue(unit.includes, unit.rel, unit.typedefs) if with_header else cc.prologue([])
     first = len(body) + 1
     for i, e in enumerate(exprs):
         e = "0" if i in bad else e

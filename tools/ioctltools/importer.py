@@ -7,13 +7,14 @@ import concurrent.futures
 import os
 import re
 import sys
+import tempfile
 from dataclasses import dataclass, field
 
-from . import Error, argtypes, classify, leftout, registry, results_of, specwrite, variants
+from . import Error, argtypes, cc, classify, leftout, registry, results_of, specwrite, variants
 from .cc import Compiler
 from .cheader import HeaderText
 from .classify import LeftOut, Unit
-from .specwrite import Entry, OldFile
+from .specwrite import Entry, OldFile, Variant, c_int
 
 # Headers that define the ioctl macros themselves.
 SKIP = {"linux/ioctl.h", "asm/ioctl.h", "asm-generic/ioctl.h"}
@@ -35,11 +36,13 @@ class Context:
     old_headers: dict		# the same -> registry.Header
     size_limit: int		# the largest size every layout's size field holds
     size_field: str
+    registry: object = None	# the registry.Registry it was made from
+    stubs: list = field(default_factory=list)	# compiler flags: the stub-includes
     defined_in: dict = field(default_factory=dict)	# constant -> generic header
     types: argtypes.TypeIndex = field(default_factory=argtypes.TypeIndex)
 
     def compiler(self, arch, cmd=None):
-        return Compiler(cmd or self.compilers[arch],
+        return Compiler(list(cmd or self.compilers[arch]) + self.stubs,
                         [os.path.join(self.uapi, arch, "include")] + self.incdirs)
 
     def variants(self):
@@ -79,6 +82,7 @@ def analyse(u, ctx):
     """Read one header: its commands, what is left out, the includes its types need."""
     old = ctx.old_headers.get(u.spec_rel)
     includes = list(old.includes) if old else []
+    u.typedefs = list(old.typedefs) if old else []
     comp = ctx.compiler(u.arch)
     u.reset(includes)
     classify.analyse(u, comp)
@@ -141,13 +145,70 @@ def describe(u):
         e.doc = u.text.doc_near(e.line) or f"Imported from {u.where}; no comment in the header."
 
 
+def abis_of(ctx, label):
+    """The ABIs a label of variants.check stands for: an ABI (i386), or
+    every ABI of an ARCH (mips), in abis.yaml order."""
+    names = [a.name for a in ctx.abis]
+    if label in names:
+        return [label]
+    return [a.name for a in ctx.abis if a.arch == label]
+
+
+def direction(layout, exp):
+    """none/read/write/read-write of an expanded _IOC direction on a layout."""
+    v = variants.dir_bits(exp)
+    if v is None or layout is None:
+        return None
+    return (("read" if v & layout["read"] else "") + ("-" if v & layout["read"] and
+            v & layout["write"] else "") + ("write" if v & layout["write"] else "")) or "none"
+
+
+def same_dir(ctx, u, label, ref, call):
+    """Do the reference ABI's and the label's direction mean the same?"""
+    def layout(abi_name):
+        abi = next((a for a in ctx.registry.doc["abis"] if a["name"] == abi_name), None)
+        return next((l for l in ctx.registry.doc["layouts"]
+                     if abi and l["name"] == abi["layout"]), None)
+    ref_abi = next(a.name for a in ctx.abis if a.arch == u.arch)
+    mine = abis_of(ctx, label)
+    d = direction(layout(ref_abi), ref.dir_exp)
+    return d is not None and mine and all(direction(layout(a), call.dir_exp) == d for a in mine)
+
+
+def variants_of(u, f, ctx):
+    """The variants of a command spelled otherwise on some ABIs, or None
+    when they differ in more than a literal nr."""
+    found = variants.propose(f, u.variant_all.get(f.name, []), lambda l: abis_of(ctx, l),
+                             lambda label, ref, call: same_dir(ctx, u, label, ref, call))
+    if found is None:
+        return None
+    order = [a.name for a in ctx.abis]
+    return [Variant(tuple(sorted(abis, key=order.index)), nr,
+                    f"Where the header spells it {expand_text(call, f.params)}: an #if on the "
+                    f"word size or the ARCH.") for abis, nr, call in found]
+
+
 def entries_of(u, old, ctx, left):
     """The entries of a unit the registry can hold; the others go to left."""
     known = {e.name for e in old.records} if old else set()
+    olds = {e.name: e for e in old.records} if old else {}
     left += [(u.label, x) for x in u.left]
     out = []
     for f in u.commands:
         e = f.entry
+        if f.name in u.variant:
+            e.variants = variants_of(u, f, ctx) or []
+            mine = olds.get(f.name)
+            if mine and mine.variants and \
+                    [(v.abis, c_int(v.nr)) for v in mine.variants] != \
+                    [(v.abis, c_int(v.nr)) for v in e.variants]:
+                warn(f"{old.path}: warning: {f.name}: the registry's variants are not what "
+                     f"{u.label} spells on the other ABIs: " +
+                     (", ".join(f"{'/'.join(v.abis)} nr {v.nr}" for v in e.variants) or
+                      "not only another nr") + "; kept")
+        elif f.name in olds and olds[f.name].variants:
+            warn(f"{old.path}: warning: {f.name} has variants, but {u.label} spells it alike "
+                 f"on every ABI; kept")
         if f.name not in known and (why := why_left_out(u, f, ctx)):
             left.append((u.label, LeftOut(f.line, f.name, *why)))
         else:
@@ -159,7 +220,7 @@ def entries_of(u, old, ctx, left):
 
 def why_left_out(u, f, ctx):
     """(reason, detail) of a new command the registry cannot hold, or None."""
-    if f.name in u.variant:
+    if f.name in u.variant and not f.entry.variants:
         label, call = u.variant[f.name]
         how = expand_text(call, f.params) if call else "no single ioctl macro"
         return classify.R_VARIANT, f"{label}: {how}"
@@ -272,7 +333,7 @@ def context(args):
                            [c["source"] for c in h.commands])
     bits = reg.smallest_size_bits
     return Context(args.uapi, args.incdirs, arches, compilers, reg.abis, old, old_headers,
-                   (1 << bits) - 1, f"{bits}-bit size field of the smallest layout")
+                   (1 << bits) - 1, f"{bits}-bit size field of the smallest layout", reg)
 
 
 def main(argv=None):
@@ -281,6 +342,9 @@ def main(argv=None):
     left_path = args.left_out or os.path.join(args.spec, "left-out.txt")
     try:
         ctx = context(args)
+        stubs = tempfile.TemporaryDirectory(prefix="import-uapi-")
+        ctx.stubs = cc.stub_flags(cc.stub_dir(stubs.name, [p for h in ctx.old_headers.values()
+                                                           for p in h.stub_includes]))
         all_units = discover(args.uapi, args.tree, ctx.arches)
         for u in all_units:
             if u.kind == "generic":

@@ -8,7 +8,7 @@ import os
 import sys
 import time
 
-from . import Error, registry, results_of, specwrite
+from . import Error, cc, registry, results_of, specwrite
 from .cc import userspace_include
 from .sizeprobe import Probe, Result, run_chunk
 from .toolchain import Toolchain, kernel_header_names
@@ -142,6 +142,9 @@ def measure(reg, build_dir, probe_dir, jobs, verbose):
     probes = probes_of(reg)
     names = kernel_header_names(build_dir, sorted({a.arch for a in reg.abis}))
     tcs = [Toolchain(a, build_dir, names) for a in reg.abis]
+    stubs = cc.stub_flags(cc.stub_dir(probe_dir, reg.stub_includes()))
+    for tc in tcs:
+        tc.cc += stubs
     ref, errors = reference_abis(probes, tcs)
     results = run_probes(tcs, probes, probe_dir, jobs)
     compiled = {(p.header.spec, t) for rs in results.values() for p, res in rs for t in res.sizes}

@@ -45,6 +45,8 @@ class Header:
     header_test: bool
     patch_prefix: str | None
     commands: list = field(default_factory=list)	# the registry's command objects
+    typedefs: list = field(default_factory=list)	# (name, type), before the header
+    stub_includes: list = field(default_factory=list)	# unexported headers it includes
 
     @property
     def source(self):
@@ -62,7 +64,9 @@ class Registry:
         self.abis = [Abi(a["name"], a["arch"], a["cc"], tuple(a["cflags"]), a["source"])
                      for a in doc["abis"]]
         self.headers = [Header(h["path"], h["arch"], h["spec"], h["doc"], list(h["includes"]),
-                               h["header-test"], h["patch-prefix"], h["commands"])
+                               h["header-test"], h["patch-prefix"], h["commands"],
+                               [(t["name"], t["type"]) for t in h["typedefs"]],
+                               list(h["stub-includes"]))
                         for h in doc["headers"]]
         self.magic_codes = doc["magic-codes"]
         self.measure_base = doc["measure-base"]
@@ -74,6 +78,10 @@ class Registry:
         for a in self.abis:
             out.setdefault(a.arch, a.compiler)
         return out
+
+    def stub_includes(self):
+        """Every header spec's stub-includes."""
+        return sorted({p for h in self.headers for p in h.stub_includes})
 
     def header_by_spec(self):
         return {os.path.normpath(h.spec): h for h in self.headers}

@@ -100,6 +100,14 @@ class Legacy:
     abi_break: str | None = None
 
 
+@dataclass(frozen=True)
+class Variant:
+    """The nr a command has on some ABIs (an #if on the word size)."""
+    abis: tuple
+    nr: str
+    doc: str
+
+
 @dataclass
 class Entry:
     """One command as a header spec file writes it."""
@@ -118,6 +126,7 @@ class Entry:
     accept: list = field(default_factory=list)
     reserved: bool = False
     alias_of: str | None = None	# another name of the same command
+    variants: list = field(default_factory=list)	# Variant: hand-written, kept
 
     @classmethod
     def from_registry(cls, c):
@@ -133,6 +142,8 @@ class Entry:
             size_param=c["size-param"], macro="ioc" if c["macro"] == "_IOC" and c["type"] else None,
             type=c["type"], accept=list(c["accept"]), reserved=c["reserved"],
             alias_of=c.get("alias-of"),
+            variants=[Variant(tuple(v["abis"]), v["nr-text"], v["doc"])
+                      for v in c.get("variants", [])],
             legacy=Legacy(lg["written"], lg["passes"], lg["spell-as"], lg["doc"], lg["abi-break"])
             if lg else None)
 
@@ -148,7 +159,8 @@ class Entry:
         if isinstance(old, PlainEntry):
             return replace(self, doc=old.doc)
         e = replace(self, doc=old.doc, accept=old.accept, reserved=old.reserved,
-                    alias_of=self.alias_of or old.alias_of)	# the header's, else the registry's
+                    alias_of=self.alias_of or old.alias_of,	# the header's, else the registry's
+                    variants=old.variants)
         if c_int(old.magic) == c_int(self.magic):
             e.magic = old.magic		# the registry's spelling of the same number
         if c_int(old.nr) == c_int(self.nr):
@@ -189,6 +201,11 @@ class Entry:
                 out.append(text_field("abi-break", lg.abi_break, 6))
         if self.accept:
             out.append(f"    accept: {flow_list(self.accept)}\n")
+        if self.variants:
+            out.append("    variants:\n")
+            for v in self.variants:
+                out.append(f"      - abis: {flow_list(v.abis)}\n        nr: {v.nr}\n")
+                out.append(text_field("doc", v.doc, 8))
         out.append(text_field("doc", self.doc, 4))
         return "".join(out)
 
@@ -304,6 +321,15 @@ class OldFile:
         except OSError as e:
             raise Error(f"{path}: error: cannot read the spec file: {e.strerror}") from e
         starts = [int(s.rsplit(":", 2)[1]) for s in sources]
+        if not starts and "commands: []" in lines:
+            # A seeded spec (its header fields, before the first import):
+            # the import writes its entries after the preamble.
+            at = lines.index("commands: []")
+            if any(l.strip() and not l.lstrip().startswith("#") for l in lines[at + 1:]):
+                raise Error(f"{path}:{at + 2}:1: error: text after 'commands: []'")
+            self.preamble = "".join(l + "\n" for l in lines[:at]) + "commands:\n"
+            self.blocks = []
+            return
         if not starts or starts != sorted(starts):
             raise Error(f"{path}:1:1: error: cannot cut the file at its records "
                         f"(lines {starts[:5]}): not one record per line range")

@@ -5,14 +5,18 @@ Commands spelled otherwise there (an #ifdef on the word size or the ARCH)
 cannot be held by one entry; commands that are no ioctl macro there
 (soundcard.h's own encoding on sparc) are reported for tools/measure-sizes."""
 
+import re
+
 from . import expand
+
+INT_LIT = re.compile(r"0[xX][0-9A-Fa-f]+|[0-9]+")
 
 
 def check(unit, variants):
     """variants: [(label, Compiler)], i386 and each other ARCH."""
     if not unit.commands or not unit.text.has_conditionals():
         return
-    src = expand.probe_source(unit.includes, unit.rel,
+    src = expand.probe_source(unit.includes, unit.rel, unit.typedefs,
                               [expand.probe_call(f.name, f.params) for f in unit.commands])
     for label, compiler in variants:
         r = compiler(["-E", "-w"], src)
@@ -29,3 +33,41 @@ def check(unit, variants):
                     unit.not_ioctl.setdefault(label, []).append(f.name)
                 continue
             unit.variant.setdefault(f.name, (label, here))
+            unit.variant_all.setdefault(f.name, []).append((label, here))
+
+
+DIR_EXP = re.compile(r"\s*\(?\s*(\d+)U?\s*\)?\s*(?:\|\s*\(?\s*(\d+)U?\s*\)?\s*)*")
+
+
+def dir_bits(exp):
+    """The value of an expanded _IOC direction argument (`2U | 1U`), or None."""
+    if not DIR_EXP.fullmatch(exp):
+        return None
+    v = 0
+    for n in re.findall(r"\d+", exp):
+        v |= int(n)
+    return v
+
+
+def only_nr_differs(ref, other, same_dir):
+    """The other ABI's call is the reference's with another literal nr."""
+    return other is not None and other.macro == ref.macro and \
+        other.magic_raw == ref.magic_raw and other.size_raw == ref.size_raw and \
+        same_dir(ref, other) and INT_LIT.fullmatch(other.nr_raw) is not None
+
+
+def propose(f, found, abis_of, same_dir):
+    """The `variants:` of a command spelled otherwise on some ABIs, when every
+    other spelling differs from the reference ABI's only in a literal nr:
+    [(abis, nr text, the spelling there)], ABIs in abis.yaml order; else None.
+    found: [(label, Call | None)] of variants.check; abis_of(label): the
+    ABIs a label stands for (an ABI, or every ABI of an ARCH); same_dir(label,
+    ref, call): the two calls' directions mean the same (their values
+    differ between layouts)."""
+    by_nr = {}
+    for label, call in found:
+        if not only_nr_differs(f.call, call, lambda a, b: same_dir(label, a, b)):
+            return None
+        entry = by_nr.setdefault(int(call.nr_raw, 0), ([], call))
+        entry[0].extend(abis_of(label))
+    return [(abis, "0x%02x" % nr, call) for nr, (abis, call) in sorted(by_nr.items())]
