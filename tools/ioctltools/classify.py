@@ -189,9 +189,13 @@ ALIAS_BODY = re.compile(r"^[\s(]*([A-Za-z_]\w*)[\s)]*$")
 
 def find_aliases(unit, live):
     """`#define SOUND_PCM_SYNC SNDCTL_DSP_SYNC`: a command the header defines
-    as another command of the header is an alias of it (alias-of)."""
+    as another command of the header is an alias of it (alias-of).  Not
+    when the header defines the name more than once (asound.h's
+    SNDRV_TIMER_IOCTL_TREAD is TREAD_OLD or TREAD64 by an #if)."""
     names = {f.name for f in unit.commands}
     for f in unit.commands:
+        if sum(1 for d in unit.text.defines if d.name == f.name) > 1:
+            continue
         d = next((d for d in unit.text.defines
                   if d.name == f.name and d.line == live.get(f.name)), None)
         m = ALIAS_BODY.match(d.body) if d is not None and d.params is None else None
