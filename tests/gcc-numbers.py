@@ -68,6 +68,7 @@ FIELDS = ("dir", "type", "nr", "size")
 CHUNK = 16		# probes per compiler run
 JOBS = os.cpu_count() or 1
 STUBS = []		# compiler flags: the empty stand-ins of the headers' stub-includes
+NUMBERED = set()	# (ABI, name, number) of every command the model numbers
 
 
 class Tap:
@@ -290,7 +291,10 @@ def compare(abi, p, found, build, work):
                 real, why = value_of(abi, p.header, c, build, p.macros, work)
                 # a command spelled as a plain number is absent where the
                 # name is an ioctl-macro command, and must be where it is not
-                plain_here = why == "defined without the ioctl macros"
+                # and where the name has another registered command's value
+                # (arm's FIOQSIZE 0x545E, before asm-generic/ioctls.h's 0x5460)
+                plain_here = why == "defined without the ioctl macros" and \
+                    (name, c["name"], real) not in NUMBERED
                 if (why is None) if c.get("number") is None else plain_here:
                     bad.append(f"{c['name']} on {name}: model absent, gcc {real:#010x}: "
                                f"{p.header['path']} defines it and it compiles")
@@ -331,6 +335,8 @@ def compare(abi, p, found, build, work):
 def check_numbers(tap, model, build, label=""):
     """One TAP line per ABI; returns the mismatch texts."""
     all_bad = []
+    NUMBERED.update((a, c["name"], n["number"]) for h in model["headers"] for c in h["commands"]
+                    for a, n in c["numbers"].items())
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
         futs, unexported = [], {a["name"]: [] for a in model["abis"]}
@@ -588,7 +594,7 @@ def check_decode(tap, model, build, ioctlgen):
         num = f"{found[0]:#010x}"
         rc, out, err = run([ioctlgen, "decode", "--spec", model["spec-dir"], "--abi", abi_name, num])
         # the ABI's line after "abi commands" (a layout line may bear its name too)
-        rows = out.split("  abi       commands\n", 1)[-1].splitlines()
+        rows = re.split(r"(?m)^  abi +commands\n", out, maxsplit=1)[-1].splitlines()
         line = [l for l in rows if l.split()[:1] == [abi_name]]
         names = re.findall(r"([A-Za-z_]\w*) \(", line[0]) if line else []
         tap.check(rc == 0 and name in names,
