@@ -107,6 +107,7 @@ static void loader_finish(struct loader *L)
 				    "missing-key", "the registry has no %s entries (is %s a spec directory?)",
 				    required[i], reg->spec_dir);
 	link_sizes(L);
+	free(L->seen);
 }
 
 void registry_load_buffers(struct registry *reg, const char *dir, size_t n,

@@ -7,6 +7,8 @@
  * table names every field.
  * Values that are no string are left to the loaders, which report them.
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "grammar.h"
@@ -80,6 +82,46 @@ static bool loader_says(const char *path, const char *s)
 	return false;
 }
 
+static size_t seen_slot(const struct loader *L, unsigned int g, const char *s)
+{
+	uint64_t h = 1469598103934665603u ^ g;	/* FNV-1a */
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		h = (h ^ *p) * 1099511628211u;
+	for (size_t i = (size_t)h & (L->cap_seen - 1);; i = (i + 1) & (L->cap_seen - 1))
+		if (!L->seen[i].s || (L->seen[i].g == g && !strcmp(L->seen[i].s, s)))
+			return i;
+}
+
+/* Has s followed grammar g already?  Else remember that it does now. */
+static bool seen_before(struct loader *L, unsigned int g, const char *s)
+{
+	size_t i;
+
+	if (L->n_seen * 2 >= L->cap_seen) {
+		struct grammar_seen *old = L->seen;
+		size_t n = L->cap_seen;
+
+		L->cap_seen = n ? 2 * n : 1024;
+		L->seen = xrealloc(NULL, L->cap_seen * sizeof(*L->seen));
+		memset(L->seen, 0, L->cap_seen * sizeof(*L->seen));
+		for (size_t k = 0; k < n; k++)
+			if (old[k].s)
+				L->seen[seen_slot(L, old[k].g, old[k].s)] = old[k];
+		free(old);
+	}
+	i = seen_slot(L, g, s);
+	return L->seen[i].s != NULL;
+}
+
+static void remember(struct loader *L, unsigned int g, const char *s)
+{
+	size_t i = seen_slot(L, g, s);
+
+	L->seen[i] = (struct grammar_seen){ arena_strdup(L->a, s), g };
+	L->n_seen++;
+}
+
 static void check_text(struct loader *L, const struct field *f, const struct ynode *n)
 {
 	char buf[160];
@@ -88,8 +130,12 @@ static void check_text(struct loader *L, const struct field *f, const struct yno
 
 	if (n->kind != Y_SCALAR || scalar_kind(n) != SK_STR || loader_says(f->path, n->str))
 		return;
-	if (!(why = grammar_check(f->g, n->str, &at, buf, sizeof(buf))))
+	if (seen_before(L, f->g, n->str))
 		return;
+	if (!(why = grammar_check(f->g, n->str, &at, buf, sizeof(buf)))) {
+		remember(L, f->g, n->str);
+		return;
+	}
 	ERR(L, n->mark, "grammar", "'%s' is no %s: at character %zu, %s", f->path,
 	    grammar_names[f->g], at + 1, why);
 }

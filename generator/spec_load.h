@@ -25,6 +25,13 @@ struct loader {
 		struct mark mark;
 	} *sizes;
 	size_t n_sizes, cap_sizes;
+	/* Texts that followed their grammar, by grammar: the same sizes keys
+	 * come back in every ABI's file (spec_grammar.c). */
+	struct grammar_seen {
+		const char *s;	/* NULL: a free slot */
+		unsigned int g;
+	} *seen;
+	size_t n_seen, cap_seen;
 };
 
 #define ERR(L, m, rule, ...) \
