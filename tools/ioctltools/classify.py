@@ -31,6 +31,8 @@ R_EXPR = "the ioctl macro is part of a larger expression"
 R_IOC_SIZE = "_IOC with a size that is neither sizeof(type) nor a parameter"
 R_NR = "nr is not base + parameter with step 1"
 R_NOCOMPILE = "its argument type comes from a header that does not compile in user space"
+R_PLAIN_ALIAS = ("another name of a command spelled as a plain number (SIOCINQ is FIONREAD): "
+                 "a plain entry cannot carry alias-of yet")
 R_FLAG = "a flag bit of a command's argument, not a command (TIOCM_* modem lines)"
 # The argument bits some arch ioctls.h define beside the commands.
 FLAG_NAME = re.compile(r"^(TIOCM|TIOCPKT|TIOCSER)_")
@@ -252,7 +254,20 @@ def report_the_rest(unit, live, helpers):
             if d.name in names or d.name in reported or d.params is not None:
                 continue
             v = PLAIN_NUMBER.match(d.body)
-            if live.get(d.name) != d.line or not v or int(v.group(1), 16) < 0x100:
+            if live.get(d.name) != d.line:
+                continue
+            a = ALIAS_BODY.match(d.body) if not v else None
+            if a and FLAG_NAME.match(d.name):
+                unit.leave(d.line, d.name, R_FLAG, d.body.strip())
+                continue
+            if a and a.group(1) != d.name:
+                unit.leave(d.line, d.name, R_PLAIN_ALIAS, "= " + a.group(1))
+                continue
+            if not v and "?" in d.body:
+                # sockios.h's SIOCGSTAMP: _OLD or _NEW by the size of struct timeval
+                unit.leave(d.line, d.name, R_VARIANT, " ".join(d.body.split())[:120])
+                continue
+            if not v or int(v.group(1), 16) < 0x100:
                 continue
             if FLAG_NAME.match(d.name):
                 unit.leave(d.line, d.name, R_FLAG, d.body.strip())

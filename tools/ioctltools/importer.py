@@ -46,12 +46,12 @@ class Context:
                         [os.path.join(self.uapi, arch, "include")] + self.incdirs)
 
     def variants(self):
-        """How the other ABIs read a generic header: the other ABIs of the
-        first ARCH (i386, x32), and each other ARCH."""
-        first = self.arches[0]
-        out = [(abi.name, self.compiler(first, abi.compiler)) for abi in self.abis
-               if abi.arch == first and abi.compiler != self.compilers[first]]
-        return out + [(a, self.compiler(a)) for a in self.arches[1:]]
+        """How every other ABI reads a generic header, each with its own
+        compiler and options: i386 and x32, mips64el beside mips, the time64
+        variants (an #if on __BITS_PER_LONG or on the size of time_t)."""
+        ref = self.abis[0]
+        return [(abi.name, self.compiler(abi.arch, abi.compiler)) for abi in self.abis
+                if abi is not ref]
 
 
 def discover(uapi, tree, arches):
