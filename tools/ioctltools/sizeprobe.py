@@ -27,6 +27,10 @@ class Command:
         self.nparams = nparams	# a family is expanded with every parameter 0
         self.plain = plain	# spelled as a plain number: present only where it is not an _IOC
 
+    def call(self):
+        """The command as C text: a family with every parameter 0."""
+        return self.name + (f"({', '.join(['0'] * self.nparams)})" if self.nparams else "")
+
 
 class Probe:
     """One header spec: its types, each at the entry that first needs it, and
@@ -94,7 +98,7 @@ class Probe:
                  "#define _IOC(d, t, n, s) ((struct measure_ioc *)0)",
                  "void measure_ioc_probe(void);", "void measure_ioc_probe(void)", "{"]
         for i, c in enumerate(self.commands):
-            call = c.name + (f"({', '.join(['0'] * c.nparams)})" if c.nparams else "")
+            call = c.call()
             lines += [f"#ifdef {c.name}",
                       "\t" + cc.value_marker(
                           "IOC", i, f"_Generic(({call}), struct measure_ioc *: 1, default: 0)")]
@@ -115,7 +119,7 @@ class Probe:
         lines = ["#ifdef MEASURE_IOC_TEXT", "#undef _IOC",
                  "#define _IOC(d, t, n, s) __MEASURE_IOC__"]
         for i, c in enumerate(self.commands):
-            call = c.name + (f"({', '.join(['0'] * c.nparams)})" if c.nparams else "")
+            call = c.call()
             lines += [f"#ifdef {c.name}", f"@@IOC \"{self.stem}\" {i}@@ {call}", "#endif"]
         return lines + ["#endif"]
 
