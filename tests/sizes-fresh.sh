@@ -92,6 +92,35 @@ cmd() {	# name dir nr [type]
 	printf '    doc: Test.\n'
 }
 spdx='# SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note'
+# absent_diff OUTDIR <<'PY' ... PY: each ABI's absent list in OUTDIR against
+# the `want` that the Python code on standard input defines for the base ABIs;
+# mips64el and 32-bit powerpc read the headers of mips and powerpc64le, each
+# time64 variant its base's.  Prints the differences, fails on any.
+cat >"$tmp/absent.py" <<'PY'
+import os
+import sys
+
+import yaml
+
+exec(sys.stdin.read())
+want["mips64el"], want["powerpc"] = want["mips"], want["powerpc64le"]
+for base in ("i386", "mips", "parisc", "armhf", "powerpc", "m68k", "sh4"):
+    want[base + "-time64"] = want[base]	# the same headers, another time_t
+bad = 0
+for abi in sorted(os.listdir(sys.argv[1])):
+    if not abi.endswith(".yaml"):
+        continue
+    with open(os.path.join(sys.argv[1], abi), encoding="utf-8") as f:
+        got = yaml.safe_load(f).get("absent", [])
+    if got != want.get(abi[:-5], ["<no such ABI>"]):
+        print(f"{abi[:-5]}: absent {got}, expected {want.get(abi[:-5])}")
+        bad = 1
+sys.exit(bad)
+PY
+absent_diff() {
+	/usr/bin/python3 "$tmp/absent.py" "$1"
+}
+
 fixture() {	# dir header [includes]: a registry of the one header
 	mkdir -p "$1/headers/$(dirname "$2")"
 	cp "$spec/abis.yaml" "$spec/layouts.yaml" "$spec/magic.yaml" "$1/"
@@ -130,12 +159,7 @@ mkdir -p "$d/headers/arch/sparc/asm"
 	cmd TIOCGPTN read "\"'t'\"" 134 "unsigned int"
 } >"$d/headers/arch/sparc/asm/ioctls.yaml"
 if tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1; then
-	/usr/bin/python3 - "$d/out" >"$d.diff" <<'PY'
-import os
-import sys
-
-import yaml
-
+	absent_diff "$d/out" >"$d.diff" <<'PY'
 all3 = ["KVM_GET_API_VERSION", "KVM_GET_PIT2", "KVM_GET_REGS"]
 want = {"x86_64": [], "i386": [], "x32": [], "arm64": ["KVM_GET_PIT2"],
         "powerpc64le": ["KVM_GET_PIT2", "TCGETS2", "TIOCGPTN"],
@@ -147,19 +171,6 @@ want = {"x86_64": [], "i386": [], "x32": [], "arm64": ["KVM_GET_PIT2"],
         "armhf": ["BLKPG"] + all3, "m68k": ["BLKPG"] + all3,
         "sh4": ["BLKPG"] + all3 + ["TIOCGPTN"],
         "riscv64": ["KVM_GET_PIT2"], "s390x": ["KVM_GET_PIT2"]}
-want["mips64el"], want["powerpc"] = want["mips"], want["powerpc64le"]
-for base in ("i386", "mips", "parisc", "armhf", "powerpc", "m68k", "sh4"):
-    want[base + "-time64"] = want[base]	# the same headers, another time_t
-bad = 0
-for abi in sorted(os.listdir(sys.argv[1])):
-    if not abi.endswith(".yaml"):
-        continue
-    with open(os.path.join(sys.argv[1], abi), encoding="utf-8") as f:
-        got = yaml.safe_load(f).get("absent", [])
-    if got != want.get(abi[:-5], ["<no such ABI>"]):
-        print(f"{abi[:-5]}: absent {got}, expected {want.get(abi[:-5])}")
-        bad = 1
-sys.exit(bad)
 PY
 	rc=$?
 	[ $rc -eq 0 ] || diag <"$d.diff"
@@ -186,31 +197,13 @@ mkdir -p "$d/headers/arch/mips/asm"
 	plain TCGETS 0x540d
 } >"$d/headers/arch/mips/asm/ioctls.yaml"
 if tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1; then
-	/usr/bin/python3 - "$d/out" >"$d.diff" <<'PY'
-import os
-import sys
-
-import yaml
-
+	absent_diff "$d/out" >"$d.diff" <<'PY'
 want = {"x86_64": [], "i386": [], "x32": [], "arm64": [], "powerpc64le": ["TCGETS"],
         "mips": ["asm-generic/ioctls.h:TCGETS"], "sparc64": ["TCGETS"], "alpha": ["TCGETS"],
         "parisc": ["TCGETS"], "armhf": [], "m68k": [], "riscv64": [], "s390x": [],
         # sh's own asm/ioctls.h defines TCGETS 0x5401 too, but does not
         # include asm-generic/ioctls.h
         "sh4": ["TCGETS"]}
-want["mips64el"], want["powerpc"] = want["mips"], want["powerpc64le"]
-for base in ("i386", "mips", "parisc", "armhf", "powerpc", "m68k", "sh4"):
-    want[base + "-time64"] = want[base]
-bad = 0
-for abi in sorted(os.listdir(sys.argv[1])):
-    if not abi.endswith(".yaml"):
-        continue
-    with open(os.path.join(sys.argv[1], abi), encoding="utf-8") as f:
-        got = yaml.safe_load(f).get("absent", [])
-    if got != want.get(abi[:-5], ["<no such ABI>"]):
-        print(f"{abi[:-5]}: absent {got}, expected {want.get(abi[:-5])}")
-        bad = 1
-sys.exit(bad)
 PY
 	rc=$?
 	[ $rc -eq 0 ] || diag <"$d.diff"
