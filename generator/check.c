@@ -157,8 +157,23 @@ static int cmd_name_cmp(const void *pa, const void *pb)
 	return c ? c : command_spec_order(*a, *b);
 }
 
-/* The definitions of name in v (sorted by name): *first and the count. */
-static size_t find_named(const struct command **v, size_t n, const char *name, size_t *first)
+const struct command **commands_by_name(const struct registry *reg, size_t *n)
+{
+	const struct command **v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+			grow(&v, &cap, *n + 1, sizeof(*v));
+			v[(*n)++] = &reg->headers[h].commands[i];
+		}
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmd_name_cmp);
+	return v;
+}
+
+size_t find_named(const struct command **v, size_t n, const char *name, size_t *first)
 {
 	size_t lo = 0, hi = n, k;
 
@@ -177,67 +192,78 @@ static size_t find_named(const struct command **v, size_t n, const char *name, s
 }
 
 /*
+ * The end of the alias-of chain from c (alias_of: c's own, or a variant's),
+ * or NULL when the chain is broken (reported).  Every name in the chain has
+ * one alias-of (names in several headers agree, or check_command_names says
+ * so).
+ */
+static const char *alias_root(struct registry *reg, const struct command **v, size_t n,
+			      struct command *c, const char *alias_of, struct mark mark)
+{
+	const char *at = c->name;
+	size_t first, steps = 0;
+	struct strbuf path = { 0 };
+	bool broken = false;
+
+	if (!find_named(v, n, alias_of, &first)) {
+		CMD_ERR(reg, c, mark, "alias", "'alias-of': %s names no command of the registry",
+			alias_of);
+		return NULL;
+	}
+	sb_printf(&path, "%s", c->name);
+	while (!broken) {
+		size_t f, k = find_named(v, n, at, &f);
+		const char *next = at == c->name ? alias_of : NULL;
+
+		for (size_t x = f; x < f + k && !next; x++)
+			next = v[x]->alias_of;
+		if (!next || !find_named(v, n, next, &f))
+			break;
+		sb_printf(&path, " -> %s", next);
+		at = next;
+		if (!strcmp(at, c->name)) {
+			CMD_ERR(reg, c, mark, "alias", "'alias-of' makes a cycle: %s", path.buf);
+			broken = true;
+		} else if (++steps > n) {
+			broken = true;	/* a cycle further on: its members say so */
+		}
+	}
+	sb_release(&path);
+	return broken ? NULL : at;
+}
+
+/*
  * alias-of: the target must be a command of the registry, the chain of
  * alias-of must end (no cycle), and on every ABI where both exist the
- * alias must carry the target's numbers (sized only).  alias_root is the
- * end of the chain, the name that stands for the command in collisions.
+ * alias must carry the target's numbers (sized only; a command spelled as
+ * the name carries them by construction).  alias_root is the end of the
+ * chain, the name that stands for the command in collisions.
  */
 static void check_aliases(struct registry *reg, bool sized)
 {
-	const struct command **v = NULL;
-	size_t n = 0, cap = 0;
+	size_t n;
+	const struct command **v = commands_by_name(reg, &n);
 
 	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			struct command *c = &reg->headers[h].commands[i];
-
-			c->alias_root = c->name;
-			grow(&v, &cap, n + 1, sizeof(*v));
-			v[n++] = c;
-		}
-	if (n)
-		qsort(v, n, sizeof(*v), cmd_name_cmp);
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
+			reg->headers[h].commands[i].alias_root = reg->headers[h].commands[i].name;
 	for (size_t h = 0; h < reg->n_headers; h++) {
 		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
 			struct command *c = &reg->headers[h].commands[i];
-			const char *at = c->name;
-			size_t first, steps = 0;
-			struct strbuf path = { 0 };
-			bool broken = false;
+			const char *root;
+			size_t first;
 
-			if (!c->alias_of)
-				continue;
-			if (!find_named(v, n, c->alias_of, &first)) {
-				CMD_ERR(reg, c, c->alias_mark, "alias",
-				    "'alias-of': %s names no command of the registry", c->alias_of);
-				continue;
-			}
-			/* follow the chain: every name in it has one alias-of (names
-			 * in several headers agree, or check_command_names says so) */
-			sb_printf(&path, "%s", c->name);
-			while (!broken) {
-				size_t f, k = find_named(v, n, at, &f);
-				const char *next = NULL;
+			for (size_t k = 0; k < c->n_variants; k++) {
+				struct variant *va = &c->variants[k];
 
-				for (size_t x = f; x < f + k && !next; x++)
-					next = v[x]->alias_of;
-				if (!next || !find_named(v, n, next, &f))
-					break;
-				sb_printf(&path, " -> %s", next);
-				at = next;
-				if (!strcmp(at, c->name)) {
-					CMD_ERR(reg, c, c->alias_mark, "alias", "'alias-of' makes a cycle: %s",
-					    path.buf);
-					broken = true;
-				} else if (++steps > n) {
-					broken = true;	/* a cycle further on: its members say so */
-				}
+				if (va->alias_of)
+					va->alias_root = alias_root(reg, v, n, c, va->alias_of,
+								    va->alias_mark);
 			}
-			sb_release(&path);
-			if (broken)
+			if (!c->alias_of || !(root = alias_root(reg, v, n, c, c->alias_of, c->alias_mark)))
 				continue;
-			c->alias_root = at;
-			if (!sized)
+			c->alias_root = root;
+			if (!sized || c->by_name)
 				continue;
 			find_named(v, n, c->alias_of, &first);
 			for (size_t x = first; x < n && !strcmp(v[x]->name, c->alias_of); x++) {
@@ -517,8 +543,10 @@ static void check(struct registry *reg, bool sized)
 	check_variants(reg);
 	check_ranges(reg);
 	commands_spell(reg);
-	if (sized)
+	if (sized) {
 		commands_number(reg);
+		commands_number_by_name(reg);
+	}
 	check_command_names(reg);
 	check_aliases(reg, sized);
 	index_codes(reg, &ci);

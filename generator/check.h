@@ -17,6 +17,13 @@
 void commands_spell(struct registry *reg);
 /* numbers.c: every command's number on every ABI with a layout and sizes */
 void commands_number(struct registry *reg);
+/* numbers.c: the numbers of the commands spelled as another's name (after
+ * commands_number) */
+void commands_number_by_name(struct registry *reg);
+/* check.c: every command, sorted by name (then spec order): free() it */
+const struct command **commands_by_name(const struct registry *reg, size_t *n);
+/* check.c: the commands called name in v (from commands_by_name): *first and the count */
+size_t find_named(const struct command **v, size_t n, const char *name, size_t *first);
 /* collisions.c: numbers that several commands share, and their warnings */
 void collisions_find(struct registry *reg);
 

@@ -41,7 +41,8 @@ static void add_collision(struct registry *reg, size_t *cap, const struct abi *a
 		size_t g;
 
 		for (g = 0; g < i; g++)
-			if (!strcmp(col->cmds[g]->alias_root, col->cmds[i]->alias_root))
+			if (!strcmp(command_alias_root_on(col->cmds[g], abi),
+				    command_alias_root_on(col->cmds[i], abi)))
 				break;
 		col->group[i] = g < i ? col->group[g] : col->n_groups++;
 	}
@@ -52,7 +53,8 @@ long collision_member(const struct collision *col, size_t g, size_t k)
 {
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < col->n_cmds; i++) {
-			bool root = !strcmp(col->cmds[i]->name, col->cmds[i]->alias_root);
+			bool root = !strcmp(col->cmds[i]->name,
+					    command_alias_root_on(col->cmds[i], col->abi));
 
 			if (col->group[i] == g && root == !pass && k-- == 0)
 				return (long)i;

@@ -24,7 +24,7 @@
 #include "util.h"
 
 /* Raise it whenever the model's keys change (tests/golden checks the key list). */
-#define IOCTLGEN_MODEL_VERSION 3
+#define IOCTLGEN_MODEL_VERSION 4
 
 /* A place in a spec file; line and col are 1-based. */
 struct mark {
@@ -149,6 +149,10 @@ bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size);
 bool abi_has(const struct abi *abi, const struct command *c);
 /* The nr of command c on ABI abi: a variant's, or its own. */
 unsigned int command_nr_on(const struct command *c, const struct abi *abi);
+/* What c is another name of on ABI abi (a variant's alias-of, or its own; NULL
+ * for none), and the end of that alias-of chain (c's name for none). */
+const char *command_alias_on(const struct command *c, const struct abi *abi);
+const char *command_alias_root_on(const struct command *c, const struct abi *abi);
 
 /* ------------------------------------------------------------ magic codes */
 
@@ -206,13 +210,15 @@ struct abi_number {
 struct header;
 
 /* A command the header spells otherwise on some ABIs (an #if on the word
- * size): on the ABIs listed its nr is this one. */
+ * size): on the ABIs listed its nr is this one, or, for a command spelled
+ * as another's name, it is this other command (alias_of; nr_text NULL). */
 struct variant {
 	const char **abis;
 	size_t n_abis;
 	unsigned int nr;
 	const char *nr_text, *doc;
-	struct mark mark, nr_mark, *abi_marks;	/* abi_marks: one per ABI */
+	const char *alias_of, *alias_root;	/* alias_root: as command's */
+	struct mark mark, nr_mark, alias_mark, *abi_marks;	/* abi_marks: one per ABI */
 };
 
 struct command {
@@ -230,6 +236,10 @@ struct command {
 	 * dir, magic, nr and type are unset, the number is the same on every
 	 * ABI that has the command, and passes names its argument (or NULL) */
 	bool plain;
+	/* a plain command spelled as another's name (#define SIOCINQ FIONREAD):
+	 * no number of its own; on each ABI it carries the number of the
+	 * command alias-of names there (numbers.c) */
+	bool by_name;
 	uint32_t number;
 	const char *number_text, *passes;
 	bool ioc;		/* spelled _IOC(dir, type, nr, size) */

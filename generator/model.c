@@ -385,9 +385,9 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	kstr(j, "alias-of", c->alias_of);
 	kstr(j, "macro", c->macro);
 	kstrlist(j, "args", c->args, c->n_args);
-	if (c->plain)
+	if (c->plain && !c->by_name)
 		kuint(j, "number", c->number);
-	else
+	else		/* per ABI: see "numbers" */
 		kstr(j, "number", NULL);
 	kstr(j, "number-text", c->number_text);
 	kstr(j, "passes", c->passes);
@@ -409,8 +409,12 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 
 		open_(j, NULL, '{');
 		kstrlist(j, "abis", va->abis, va->n_abis);
-		kuint(j, "nr", va->nr);
+		if (va->nr_text)
+			kuint(j, "nr", va->nr);
+		else
+			kstr(j, "nr", NULL);
 		kstr(j, "nr-text", va->nr_text);
+		kstr(j, "alias-of", va->alias_of);
 		kstr(j, "doc", va->doc);
 		ksource(j, va->mark);
 		close_(j, '}');

@@ -188,13 +188,34 @@ static void check_legacy(struct registry *reg, struct command *c, const struct a
 		    c->name, c->legacy->spell_as, ss, abi->name, c->legacy->written, ws, ws);
 }
 
-unsigned int command_nr_on(const struct command *c, const struct abi *abi)
+static const struct variant *variant_on(const struct command *c, const struct abi *abi)
 {
 	for (size_t v = 0; v < c->n_variants; v++)
 		for (size_t k = 0; k < c->variants[v].n_abis; k++)
 			if (!strcmp(c->variants[v].abis[k], abi->name))
-				return c->variants[v].nr;
-	return c->nr;
+				return &c->variants[v];
+	return NULL;
+}
+
+unsigned int command_nr_on(const struct command *c, const struct abi *abi)
+{
+	const struct variant *v = variant_on(c, abi);
+
+	return v && v->nr_text ? v->nr : c->nr;
+}
+
+const char *command_alias_on(const struct command *c, const struct abi *abi)
+{
+	const struct variant *v = variant_on(c, abi);
+
+	return v && v->alias_of ? v->alias_of : c->alias_of;
+}
+
+const char *command_alias_root_on(const struct command *c, const struct abi *abi)
+{
+	const struct variant *v = variant_on(c, abi);
+
+	return v && v->alias_root ? v->alias_root : c->alias_root;
 }
 
 void commands_number(struct registry *reg)
@@ -217,7 +238,7 @@ void commands_number(struct registry *reg)
 				struct abi_number *num = &c->numbers[k];
 				uint32_t size = 0;
 
-				if (!abi->layout || !abi->sizes_file || !abi_has(abi, c))
+				if (!abi->layout || !abi->sizes_file || !abi_has(abi, c) || c->by_name)
 					continue;
 				if (c->plain) {
 					struct ioc_fields f;
@@ -268,4 +289,96 @@ void commands_spell(struct registry *reg)
 	for (size_t h = 0; h < reg->n_headers; h++)
 		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
 			spell(reg, &reg->headers[h].commands[i]);
+}
+
+/* ------------------------------------------------------------ spelled as another's name */
+
+/*
+ * The number on ABI k of a command spelled as the name target there: the
+ * number of the command of that name the ABI has.  pending: that command
+ * is spelled as a name too, and not resolved yet.  NULL for none.
+ */
+static const struct abi_number *named_number(struct registry *reg, const struct command **v,
+					     size_t n, const struct command *c, size_t k,
+					     bool *pending)
+{
+	const struct abi *abi = &reg->abis[k];
+	const char *target = command_alias_on(c, abi);
+	const struct abi_number *found = NULL;
+	size_t first, count = find_named(v, n, target, &first);
+
+	*pending = false;
+	for (size_t x = first; x < first + count; x++) {
+		const struct command *t = v[x];
+		const struct abi_number *tn = &t->numbers[k];
+
+		if (t == c || !abi_has(abi, t))
+			continue;
+		if (!tn->present) {
+			*pending |= t->by_name;
+			continue;
+		}
+		if (found && (found->number != tn->number || found->size != tn->size)) {
+			CMD_ERR(reg, c, c->alias_mark, "alias",
+			    "%s is spelled as %s, which has two numbers on %s: 0x%08x and 0x%08x (%s:%u:%u)",
+			    c->name, target, abi->name, found->number, tn->number, t->mark.file,
+			    t->mark.line, t->mark.col);
+			return NULL;
+		}
+		found = tn;
+	}
+	return found;
+}
+
+void commands_number_by_name(struct registry *reg)
+{
+	size_t n;
+	const struct command **v = commands_by_name(reg, &n);
+	bool progress = true;
+
+	/* a chain (TIOCINQ -> FIONREAD -> a number) resolves from its end */
+	while (progress) {
+		progress = false;
+		for (size_t h = 0; h < reg->n_headers; h++)
+			for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+				struct command *c = &reg->headers[h].commands[i];
+
+				for (size_t k = 0; c->by_name && k < reg->n_abis; k++) {
+					const struct abi *abi = &reg->abis[k];
+					const struct abi_number *t;
+					bool pending;
+
+					if (!abi->layout || !abi->sizes_file || !abi_has(abi, c) ||
+					    c->numbers[k].present)
+						continue;
+					t = named_number(reg, v, n, c, k, &pending);
+					if (t && !pending) {
+						c->numbers[k] = *t;
+						progress = true;
+					}
+				}
+			}
+	}
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+			struct command *c = &reg->headers[h].commands[i];
+			size_t missing = 0, at = 0, first;
+
+			/* a name no command has is check_aliases()'s to report */
+			for (size_t k = 0; c->by_name && k < reg->n_abis; k++) {
+				const struct abi *abi = &reg->abis[k];
+
+				if (abi->layout && abi->sizes_file && abi_has(abi, c) &&
+				    !c->numbers[k].present &&
+				    find_named(v, n, command_alias_on(c, abi), &first) && !missing++)
+					at = k;
+			}
+			if (missing)
+				CMD_ERR(reg, c, c->alias_mark, "alias",
+				    "%s is spelled as %s, but on %s%s no command of that name has a number",
+				    c->name, command_alias_on(c, &reg->abis[at]), reg->abis[at].name,
+				    missing == 1 ? "" : missing == 2 ? " (and 1 more ABI)" :
+				    arena_printf(&reg->arena, " (and %zu more ABIs)", missing - 1));
+		}
+	free(v);
 }

@@ -122,6 +122,10 @@ class Site:
         if c["number"] is not None:	# spelled as a plain number: no magic code
             spelling = f"#define {head} {c['number-text']}"
             page = PLAIN_PAGE
+        elif c["macro"] is None:	# spelled as another's name: neither
+            spelling = f"#define {head} {c['alias-of']}" + "".join(
+                f"; {v['alias-of']} on {', '.join(v['abis'])}" for v in c["variants"])
+            page = PLAIN_PAGE
         else:
             spelling = f"#define {head} {c['macro']}({', '.join(c['args'])})"
             page = code_page(c["magic"])
@@ -157,10 +161,11 @@ class Site:
             v["accepted_overlap"] = "overlap" in row["accept"]
             get(row["code"], row["code-text"])["rows"].append(v)
         for c in self.commands:
-            if c["c"]["number"] is None:
+            if c["c"]["macro"] is not None:
                 get(c["c"]["magic"], c["c"]["magic-text"])["commands"].append(c)
-        self.plain = [c for c in self.commands if c["c"]["number"] is not None]
-        self.plain.sort(key=lambda c: (c["c"]["number"], c["name"], c["header"]))
+        # no _IO* macro: a plain number, or another's name (by its first number)
+        self.plain = [c for c in self.commands if c["c"]["macro"] is None]
+        self.plain.sort(key=lambda c: (first_number(c["c"]), c["name"], c["header"]))
         for cmds in [v["commands"] for v in codes.values()] + [self.plain]:
             if cmds is not self.plain:
                 cmds.sort(key=lambda c: (c["c"]["nr"], c["name"]))
@@ -240,7 +245,7 @@ class Site:
     def abi_differences(self):
         """Sizes that differ: a plain number has no argument size, only a
         field its layouts read differently."""
-        return [c for c in self.commands if c["size_differs"] and c["c"]["number"] is None]
+        return [c for c in self.commands if c["size_differs"] and c["c"]["macro"] is not None]
 
     def plain_view(self):
         """The commands spelled as plain numbers, each number split by the
@@ -331,8 +336,24 @@ class Site:
                              nums, 1 if any(free) else 0,
                              1 if cc["legacy"] else 0, 1 if cc["reserved"] else 0,
                              cc["magic"], headers.setdefault(c["header"], len(headers)),
-                             cc.get("alias-of")])
+                             alias_per_abi(cc, self.abis)])
         return {"abis": abis, "codes": codes, "commands": cmds, "headers": list(headers)}
+
+
+def first_number(c):
+    """A plain command's number, or the first of a command spelled as a name."""
+    if c["number"] is not None:
+        return c["number"]
+    return min((n["number"] for n in c["numbers"].values()), default=0)
+
+
+def alias_per_abi(c, abis):
+    """alias-of for the decoder: the name, or per ABI where a variant names another."""
+    named = [v for v in c["variants"] if v.get("alias-of")]
+    if not named:
+        return c.get("alias-of")
+    on = {a: v["alias-of"] for v in named for a in v["abis"]}
+    return [on.get(a, c["alias-of"]) for a in abis]
 
 
 # ---------------------------------------------------------------- schema

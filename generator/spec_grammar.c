@@ -57,6 +57,7 @@ static const struct field header_fields[] = {
 	{ "commands[].alias-of", G_IDENT },
 	{ "commands[].doc", G_DOC }, { "commands[].variants[].abis[]", G_ABI_NAME },
 	{ "commands[].variants[].nr", G_LOADER }, { "commands[].variants[].doc", G_DOC },
+	{ "commands[].variants[].alias-of", G_IDENT },
 	{ "commands[].legacy.written", G_C_SIZE },
 	{ "commands[].legacy.passes", G_C_TYPE }, { "commands[].legacy.spell-as", G_C_TYPE },
 	{ "commands[].legacy.doc", G_DOC }, { "commands[].legacy.abi-break", G_LINE },

@@ -37,17 +37,24 @@ static void load_legacy(struct loader *L, struct command *c, const struct ynode 
 	c->legacy = lg;
 }
 
+static void load_variants(struct loader *L, struct command *c, const struct ynode *m);
+
 /*
  * A command the header spells as a plain number (asm-generic/ioctls.h's
  * #define TCGETS 0x5401): name, number, doc, and optionally the type it
- * passes, as documentation.  None of the _IO* fields may stand beside it.
+ * passes, as documentation.  Or spelled as another command's name
+ * (sockios.h's #define SIOCINQ FIONREAD): alias-of instead of number, and
+ * variants where the name differs per ABI.  None of the _IO* fields may
+ * stand beside either.
  */
 static void load_plain(struct loader *L, struct header *h, const struct ynode *m)
 {
 	static const char *const io_keys[] = {
 		"dir", "magic", "nr", "type", "params", "nr-param", "nr-count", "size-param",
 		"macro", "legacy", "reserved", NULL };
-	static const char *const keys[] = { "name", "number", "passes", "accept", "doc", NULL };
+	static const char *const keys[] = {
+		"name", "number", "alias-of", "variants", "passes", "accept", "doc", NULL };
+	const char *known = "name, number or alias-of, variants (with alias-of), passes, accept, doc";
 	struct command *c = &h->commands[h->n_commands];
 	const struct ynode *n;
 	bool ok = true;
@@ -61,8 +68,8 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 			;
 		if (io_keys[x]) {
 			ERR(L, k->mark, "unknown-key",
-			    "'%s' cannot stand beside 'number': a command spelled as a plain number is not built with the _IO* macros (known: name, number, passes, accept, doc)",
-			    k->str);
+			    "'%s' cannot stand beside '%s': a command spelled as a plain number or as another's name is not built with the _IO* macros (known: %s)",
+			    k->str, ymap_get(m, "number") ? "number" : "alias-of", known);
 			ok = false;
 			continue;
 		}
@@ -70,13 +77,13 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 			;
 		if (!keys[x]) {
 			ERR(L, k->mark, "unknown-key",
-			    "unknown key '%s' in a command spelled as a plain number (known: name, number, passes, accept, doc)",
-			    k->str);
+			    "unknown key '%s' in a command spelled as a plain number or as another's name (known: %s)",
+			    k->str, known);
 			ok = false;
 		}
 	}
-	for (size_t x = 0; x < 3; x++) {
-		static const char *const required[] = { "name", "number", "doc" };
+	for (size_t x = 0; x < 2; x++) {
+		static const char *const required[] = { "name", "doc" };
 
 		if (!ymap_get(m, required[x])) {
 			ERR(L, m->mark, "missing-key", "a command has no '%s'", required[x]);
@@ -95,13 +102,36 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		ERR(L, ymap_get(m, "name")->mark, "type", "name '%s' is not a C identifier", c->name);
 		ok = false;
 	}
-	n = ymap_get(m, "number");
-	c->number_mark = n->mark;
-	if (node_uint(L, n, "number", UINT32_MAX, &v)) {
-		c->number = (uint32_t)v;
-		c->number_text = n->str;
+	if ((n = ymap_get(m, "number"))) {
+		c->number_mark = n->mark;
+		if (node_uint(L, n, "number", UINT32_MAX, &v)) {
+			c->number = (uint32_t)v;
+			c->number_text = n->str;
+		} else {
+			ok = false;
+		}
+		for (size_t i = 0; i < ymap_len(m); i++) {
+			const struct ynode *k = ymap_key(m, i);
+
+			if (strcmp(k->str, "alias-of") && strcmp(k->str, "variants"))
+				continue;
+			ERR(L, k->mark, "unknown-key",
+			    "a command spelled as a plain number has its own number: it takes no '%s' (a name the header defines as another's is written with alias-of alone)",
+			    k->str);
+			ok = false;
+		}
 	} else {
-		ok = false;
+		/* the grammar check says when it is no identifier; check.c finds the target */
+		c->by_name = true;
+		c->alias_of = get_str(L, m, "alias-of", &c->alias_mark);
+		if (!c->alias_of || !is_identifier(c->alias_of))
+			ok = false;
+		else if (c->name && !strcmp(c->alias_of, c->name)) {
+			ERR(L, c->alias_mark, "alias", "'alias-of': %s cannot be an alias of itself",
+			    c->name);
+			ok = false;
+		}
+		load_variants(L, c, m);
 	}
 	if (ymap_get(m, "passes")) {
 		c->passes = get_str(L, m, "passes", &c->type_mark);
@@ -117,12 +147,15 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		h->n_commands++;
 }
 
-/* variants: [{abis, nr, doc}]: the nr the header spells on those ABIs.
- * Which ABIs exist is checked with the registry (check.c). */
+/* variants: [{abis, nr, doc}]: the nr the header spells on those ABIs, or
+ * for a command spelled as another's name [{abis, alias-of, doc}]: the
+ * name it is there.  Which ABIs exist is checked with the registry (check.c). */
 static void load_variants(struct loader *L, struct command *c, const struct ynode *m)
 {
-	static const struct keyspec ks[] = {
+	static const struct keyspec ks_nr[] = {
 		{ "abis", true }, { "nr", true }, { "doc", true }, { 0 } };
+	static const struct keyspec ks_name[] = {
+		{ "abis", true }, { "alias-of", true }, { "doc", true }, { 0 } };
 	const struct ynode *list = ymap_get(m, "variants");
 
 	if (!list || !want_kind(L, list, "variants", Y_SEQ))
@@ -133,18 +166,33 @@ static void load_variants(struct loader *L, struct command *c, const struct ynod
 	}
 	c->variants = arena_alloc(L->a, list->n * sizeof(*c->variants));
 	for (size_t i = 0; i < list->n; i++) {
-		const struct ynode *vm = list->kids[i], *n, *abis;
+		const struct ynode *vm = list->kids[i], *n = NULL, *abis;
 		struct variant *v = &c->variants[c->n_variants];
-		uint64_t nr;
+		uint64_t nr = 0;
 
-		if (!check_keys(L, vm, "a variant", ks))
+		if (!check_keys(L, vm, c->by_name ? "a variant of a command spelled as another's name" :
+				"a variant", c->by_name ? ks_name : ks_nr))
 			continue;
 		memset(v, 0, sizeof(*v));
 		v->mark = vm->mark;
 		v->doc = get_str(L, vm, "doc", NULL);
 		v->abis = get_strlist(L, vm, "abis", &v->n_abis, &abis);
-		n = ymap_get(vm, "nr");
-		if (!v->doc || !abis || !n || !node_uint(L, n, "nr", UINT32_MAX, &nr))
+		if (c->by_name) {
+			v->alias_of = get_str(L, vm, "alias-of", &v->alias_mark);
+			if (!v->alias_of || !is_identifier(v->alias_of))
+				continue;	/* the grammar check says why */
+			if (c->alias_of && !strcmp(v->alias_of, c->alias_of)) {
+				ERR(L, v->alias_mark, "type",
+				    "%s: the variant's alias-of %s is the command's own: drop the variant",
+				    c->name ? c->name : "?", v->alias_of);
+				continue;
+			}
+		} else {
+			n = ymap_get(vm, "nr");
+			if (!n || !node_uint(L, n, "nr", UINT32_MAX, &nr))
+				continue;
+		}
+		if (!v->doc || !abis)
 			continue;
 		if (!v->n_abis) {
 			ERR(L, abis->mark, "type", "a variant names at least one ABI");
@@ -155,9 +203,11 @@ static void load_variants(struct loader *L, struct command *c, const struct ynod
 		v->abi_marks = arena_alloc(L->a, v->n_abis * sizeof(*v->abi_marks));
 		for (size_t k = 0; k < v->n_abis; k++)
 			v->abi_marks[k] = abis->kids[k]->mark;
-		v->nr = (unsigned int)nr;
-		v->nr_text = n->str;
-		v->nr_mark = n->mark;
+		if (n) {
+			v->nr = (unsigned int)nr;
+			v->nr_text = n->str;
+			v->nr_mark = n->mark;
+		}
 		c->n_variants++;
 	}
 }
@@ -175,7 +225,10 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 	const struct ynode *n;
 	bool ok = true;
 
-	if (m->kind == Y_MAP && ymap_get(m, "number")) {
+	/* plain: a number, or another command's name without the _IO* fields */
+	if (m->kind == Y_MAP && (ymap_get(m, "number") ||
+				 (ymap_get(m, "alias-of") && !ymap_get(m, "dir") &&
+				  !ymap_get(m, "magic") && !ymap_get(m, "nr")))) {
 		load_plain(L, h, m);
 		return;
 	}

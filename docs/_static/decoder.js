@@ -8,9 +8,11 @@
  *
  * IOCTL_DATA.commands[i] = [name, href, type, nr-count, [number per ABI],
  *                           caller-given size, legacy, reserved, magic,
- *                           index in IOCTL_DATA.headers, alias-of name or null]
+ *                           index in IOCTL_DATA.headers, alias-of name or null,
+ *                           or [alias-of per ABI] where it differs per ABI]
  * magic is null for a command its header spells as a plain number
- * (TCGETS 0x5401): it matches that number exactly, like any other.
+ * (TCGETS 0x5401) or as another's name (SIOCINQ FIONREAD): it matches its
+ * number exactly, like any other.
  */
 (function () {
 	'use strict';
@@ -180,6 +182,7 @@
 		return ks.map(function (k) {
 			var c = D.commands[k];
 			var s = '<a class="ioc-cmd" href="' + esc(c[HREF]) + '">' + esc(c[NAME]) + '</a>';
+			var alias = Array.isArray(c[ALIAS]) ? c[ALIAS][i] : c[ALIAS];
 
 			if (c[TYPE])
 				s += ' <code>' + esc(c[TYPE]) + '</code>';
@@ -188,10 +191,10 @@
 				s += ' <a href="legacy.html" class="ioc-badge">legacy</a>';
 			if (c[RESERVED])
 				s += ' <span class="ioc-badge">reserved</span>';
-			if (c[MAGIC] === null)
+			if (c[MAGIC] === null && !alias)
 				s += ' <a href="plain.html" class="ioc-badge">plain number</a>';
-			if (c[ALIAS])
-				s += ' <span class="ioc-badge ioc-alias">alias of ' + esc(c[ALIAS]) + '</span>';
+			if (alias)
+				s += ' <span class="ioc-badge ioc-alias">alias of ' + esc(alias) + '</span>';
 			return s + variantNote(c, i);
 		}).join('<br>');
 	}

@@ -80,17 +80,19 @@ static void print_variant_note(const struct registry *reg, size_t k, const struc
 	}
 }
 
-/* Two names of one command: their alias-of chains end in one name. */
-static bool same_command(const struct lookup_hit *a, const struct lookup_hit *b)
+/* Two names of one command on abi: their alias-of chains end in one name. */
+static bool same_command(const struct abi *abi, const struct lookup_hit *a,
+			 const struct lookup_hit *b)
 {
-	return !strcmp(a->cmd->alias_root, b->cmd->alias_root) && a->nr_arg == b->nr_arg;
+	return !strcmp(command_alias_root_on(a->cmd, abi), command_alias_root_on(b->cmd, abi)) &&
+	       a->nr_arg == b->nr_arg;
 }
 
 /* Is hits[i] another name of a command listed before it? */
-static bool alias_before(const struct lookup_hit *hits, size_t i)
+static bool alias_before(const struct abi *abi, const struct lookup_hit *hits, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
-		if (same_command(&hits[j], &hits[i]))
+		if (same_command(abi, &hits[j], &hits[i]))
 			return true;
 	return false;
 }
@@ -100,6 +102,7 @@ static void print_matches(const struct registry *reg, size_t k, uint32_t number,
 	struct lookup *lk = lookup_build(reg, k);
 	struct lookup_hit hits[16];
 	size_t n = lookup_find(lk, number, hits, 16);
+	const struct abi *abi = &reg->abis[k];
 
 	printf("  %-*s ", width, reg->abis[k].name);
 	if (!n)
@@ -110,10 +113,11 @@ static void print_matches(const struct registry *reg, size_t k, uint32_t number,
 	for (size_t i = 0, shown = 0; i < n && i < 16; i++) {
 		size_t first = i;
 
-		if (alias_before(hits, i))
+		if (alias_before(abi, hits, i))
 			continue;
 		for (size_t j = i; j < n && j < 16; j++)
-			if (same_command(&hits[i], &hits[j]) && !strcmp(hits[j].cmd->name, hits[j].cmd->alias_root))
+			if (same_command(abi, &hits[i], &hits[j]) &&
+			    !strcmp(hits[j].cmd->name, command_alias_root_on(hits[j].cmd, abi)))
 				first = j;
 		if (shown++)
 			fputs(" or ", stdout);
@@ -121,7 +125,7 @@ static void print_matches(const struct registry *reg, size_t k, uint32_t number,
 		if (hits[first].cmd->numbers)
 			print_variant_note(reg, k, hits[first].cmd);
 		for (size_t j = i; j < n && j < 16; j++) {
-			if (j == first || !same_command(&hits[i], &hits[j]))
+			if (j == first || !same_command(abi, &hits[i], &hits[j]))
 				continue;
 			fputs(", alias ", stdout);
 			print_hit(&hits[j]);

@@ -105,6 +105,7 @@ def commands(model):
                     numbers[abi] = n["number"] & 0xffffffff
             out.append({"name": c["name"], "expr": expr, "header": hdr["path"],
                         "hidx": hi, "numbers": numbers,
+                        "libc_named": any(v.get("alias-of") for v in c.get("variants") or []),
                         "source": c.get("source", hdr.get("spec", ""))})
     return out
 
@@ -127,7 +128,7 @@ def load_model(model_path):
             model = json.load(f)
     except (OSError, ValueError) as e:
         die("%s: %s" % (model_path, e))
-    if model.get("model-version") != 3:
+    if model.get("model-version") != 4:
         die("%s: unsupported model-version %r" % (model_path, model.get("model-version")))
     return model
 

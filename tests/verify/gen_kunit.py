@@ -97,7 +97,11 @@ def main():
     for i, h in enumerate(model["headers"]):
         if header_arch(h) not in (None, arch):
             continue
-        mine = [c for c in cmds if c["hidx"] == i and abi in c["numbers"]]
+        # A name the header makes another command's by the C library's
+        # types (SIOCGSTAMP: ?: on sizeof(struct timeval)) has no value in
+        # kernel context on 32-bit, which has no struct timeval; the kernel
+        # itself uses SIOCGSTAMP_OLD and _NEW.  Userspace checks it.
+        mine = [c for c in cmds if c["hidx"] == i and abi in c["numbers"] and not c["libc_named"]]
         if not mine:
             continue
         unit = {"index": i, "path": h["path"], "case": case_name(h["path"]),
