@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from . import Error, cc, expand
 from .cheader import HeaderText
-from .specwrite import Entry, Legacy, PlainEntry
+from .specwrite import Entry, Legacy, NamedEntry, PlainEntry
 
 DIR_OF = {"_IO": "none", "_IOR": "read", "_IOW": "write", "_IOWR": "read-write",
           "_IOR_BAD": "read", "_IOW_BAD": "write", "_IOWR_BAD": "read-write"}
@@ -31,8 +31,7 @@ R_EXPR = "the ioctl macro is part of a larger expression"
 R_IOC_SIZE = "_IOC with a size that is neither sizeof(type) nor a parameter"
 R_NR = "nr is not base + parameter with step 1"
 R_NOCOMPILE = "its argument type comes from a header that does not compile in user space"
-R_PLAIN_ALIAS = ("another name of a command spelled as a plain number (SIOCINQ is FIONREAD): "
-                 "a plain entry cannot carry alias-of yet")
+R_PLAIN_ALIAS = "another command's name on no ABI: none of the names its #defines name is its value"
 R_FLAG = "a flag bit of a command's argument, not a command (TIOCM_* modem lines)"
 # The argument bits some arch ioctls.h define beside the commands.
 FLAG_NAME = re.compile(r"^(TIOCM|TIOCPKT|TIOCSER)_")
@@ -261,11 +260,13 @@ def report_the_rest(unit, live, helpers):
                 unit.leave(d.line, d.name, R_FLAG, d.body.strip())
                 continue
             if a and a.group(1) != d.name:
-                unit.leave(d.line, d.name, R_PLAIN_ALIAS, "= " + a.group(1))
+                # another command's name (SIOCINQ is FIONREAD); which name on
+                # every ABI is variants.name_targets()'s to say
+                unit.plain.append(NamedEntry(name=d.name, alias_of=a.group(1), line=d.line))
                 continue
             if not v and "?" in d.body:
                 # sockios.h's SIOCGSTAMP: _OLD or _NEW by the size of struct timeval
-                unit.leave(d.line, d.name, R_VARIANT, " ".join(d.body.split())[:120])
+                unit.plain.append(NamedEntry(name=d.name, alias_of="", line=d.line))
                 continue
             if not v or int(v.group(1), 16) < 0x100:
                 continue

@@ -14,7 +14,7 @@ from . import Error, argtypes, cc, classify, leftout, registry, results_of, spec
 from .cc import Compiler
 from .cheader import HeaderText
 from .classify import LeftOut, Unit
-from .specwrite import Entry, OldFile, Variant, c_int
+from .specwrite import Entry, NamedEntry, NameVariant, OldFile, Variant, c_int
 
 # Headers that define the ioctl macros themselves.
 SKIP = {"linux/ioctl.h", "asm/ioctl.h", "asm-generic/ioctl.h"}
@@ -92,6 +92,7 @@ def analyse(u, ctx):
         classify.analyse(u, comp)
     if u.kind == "generic":
         variants.check(u, ctx.variants())
+    name_the_named(u, ctx, comp)
     if not u.commands:
         return u
     # on the reference ABI of the ARCH (the first in abis.yaml), as
@@ -102,6 +103,40 @@ def analyse(u, ctx):
         others = [] if u.kind == "arch" else [ctx.compiler(a) for a in ctx.arches if a != u.arch]
         argtypes.complete(u, comp, ctx.types.get(u.arch, comp.incdirs), others, ctx.size_limit)
     return u
+
+
+def name_the_named(u, ctx, comp):
+    """alias-of and variants of the entries spelled as another's name: the
+    name each is on its ARCH's reference ABI, and where it is another."""
+    named = [e for e in u.plain if isinstance(e, NamedEntry)]
+    if not named:
+        return
+    mine = [a for a in ctx.abis if u.kind == "generic" or a.arch == u.arch]
+    compilers = [(mine[0].name, comp)] + \
+        [(a.name, ctx.compiler(a.arch, a.compiler)) for a in mine[1:]]
+    # a name #defined once as another is that one wherever it is defined;
+    # the others (an #if, a ?: on sizeof(struct timeval)) are measured
+    asked = [e for e in named if not e.alias_of or
+             sum(d.name == e.name for d in u.text.defines) > 1]
+    targets = variants.name_targets(u, asked, compilers) if asked else {}
+    for e in named:
+        if e not in asked:
+            continue
+        e.alias_of = targets.get(mine[0].name, {}).get(e.name)
+        if e.alias_of is None:
+            u.plain.remove(e)
+            u.leave(e.line, e.name, classify.R_PLAIN_ALIAS,
+                    " or ".join(variants.name_candidates(u, e)))
+            continue
+        other = {}
+        for a in mine[1:]:
+            t = targets.get(a.name, {}).get(e.name)
+            if t is not None and t != e.alias_of:
+                other.setdefault(t, []).append(a.name)
+        e.variants = [NameVariant(tuple(abis), t,
+                                  f"Where the header makes {e.name} {t}: an #if on the word "
+                                  f"size, the ARCH or the size of time_t.")
+                      for t, abis in other.items()]
 
 
 def needed_includes(u, ctx):

@@ -11,7 +11,7 @@ import os
 import re
 import shlex
 
-from . import Error, cc
+from . import Error, cc, specwrite
 from .toolchain import is_kernel_header
 
 MISSING = re.compile(r"^(?:'([^']+)' file not found|([^ :]+): No such file or directory)")
@@ -25,7 +25,9 @@ class Command:
         self.mark = mark	# "path:line:col" of its entry
         self.types = []
         self.nparams = nparams	# a family is expanded with every parameter 0
-        self.plain = plain	# spelled as a plain number: present only where it is not an _IOC
+        # True: spelled as a plain number, present only where it is not an
+        # _IOC; None: spelled as another's name, either way
+        self.plain = plain
 
     def call(self):
         """The command as C text: a family with every parameter 0."""
@@ -46,8 +48,10 @@ class Probe:
         self.require = None		# the asm-generic file that include must pull in
         self.skip = set()		# types left out after they failed
         for c in header.commands:
+            # spelled as another's name: either spelling, as that name is on the ABI
+            plain = None if specwrite.spelled_as_name(c) else c.get("number") is not None
             cmd = None if c["reserved"] else Command(c["name"], c["source"], len(c["params"]),
-                                                      c.get("number") is not None, c.get("number"))
+                                                      plain, c.get("number"))
             if cmd:
                 self.commands.append(cmd)
             for t in c["measure"]:

@@ -108,6 +108,11 @@ class Variant:
     doc: str
 
 
+def spelled_as_name(c):
+    """Is model command c spelled as another's name (#define SIOCINQ FIONREAD)?"""
+    return c["macro"] is None and c.get("number") is None
+
+
 @dataclass
 class Entry:
     """One command as a header spec file writes it."""
@@ -134,6 +139,8 @@ class Entry:
         a command spelled as a plain number."""
         if c.get("number") is not None:
             return PlainEntry.from_registry(c)
+        if spelled_as_name(c):
+            return NamedEntry.from_registry(c)
         lg = c["legacy"]
         return cls(
             name=c["name"], dir=c["dir"], magic=c["magic-text"], nr=c["nr-text"], doc=c["doc"],
@@ -156,7 +163,7 @@ class Entry:
 
     def merge(self, old):
         """This imported entry with the hand-written fields of the registry's."""
-        if isinstance(old, PlainEntry):
+        if not isinstance(old, Entry):
             return replace(self, doc=old.doc)
         e = replace(self, doc=old.doc, accept=old.accept, reserved=old.reserved,
                     alias_of=self.alias_of or old.alias_of,	# the header's, else the registry's
@@ -410,3 +417,68 @@ def write_if_changed(path, text):
         return renderlib.write_if_changed(path, text)
     except OSError as e:
         raise Error(f"{path}: error: cannot write it: {e.strerror}") from e
+
+
+@dataclass(frozen=True)
+class NameVariant:
+    """The name a command spelled as another's name is on some ABIs."""
+    abis: tuple
+    alias_of: str
+    doc: str
+
+
+@dataclass
+class NamedEntry:
+    """A command the header spells as another command's name (sockios.h's
+    #define SIOCINQ FIONREAD): alias-of, and variants where the name is
+    another on some ABIs (SIOCGSTAMP is SIOCGSTAMP_NEW under time64)."""
+    name: str
+    alias_of: str
+    doc: str = ""
+    variants: list = field(default_factory=list)	# NameVariant
+    passes: str | None = None
+    accept: list = field(default_factory=list)
+    line: int = 0		# in the header, for the order of the entries
+    # what the importer asks of every entry
+    reserved = False
+    nr_param = None
+    legacy = None
+    type = None
+
+    @classmethod
+    def from_registry(cls, c):
+        return cls(name=c["name"], alias_of=c["alias-of"], doc=c["doc"], passes=c["passes"],
+                   accept=list(c["accept"]),
+                   variants=[NameVariant(tuple(v["abis"]), v["alias-of"], v["doc"])
+                             for v in c.get("variants", [])])
+
+    def types(self):
+        return []
+
+    def merge(self, old):
+        """The imported names with the registry's docs, passes and accept."""
+        if not isinstance(old, NamedEntry):
+            return replace(self, doc=old.doc)
+        docs = {(v.abis, v.alias_of): v.doc for v in old.variants}
+        return replace(self, doc=old.doc, passes=old.passes, accept=old.accept,
+                       variants=[replace(v, doc=docs.get((v.abis, v.alias_of), v.doc))
+                                 for v in self.variants])
+
+    def same(self, other):
+        return isinstance(other, NamedEntry) and self.name == other.name and \
+            self.alias_of == other.alias_of and self.variants == other.variants and \
+            self.doc == other.doc and self.passes == other.passes and self.accept == other.accept
+
+    def text(self):
+        out = [f"  - name: {self.name}\n    alias-of: {self.alias_of}\n"]
+        if self.passes:
+            out.append(f"    passes: {scalar(self.passes)}\n")
+        if self.accept:
+            out.append(f"    accept: {flow_list(self.accept)}\n")
+        if self.variants:
+            out.append("    variants:\n")
+            for v in self.variants:
+                out.append(f"      - abis: {flow_list(v.abis)}\n        alias-of: {v.alias_of}\n")
+                out.append(text_field("doc", v.doc, 8))
+        out.append(text_field("doc", self.doc, 4))
+        return "".join(out)

@@ -7,7 +7,7 @@ cannot be held by one entry; commands that are no ioctl macro there
 
 import re
 
-from . import expand
+from . import cc, expand
 
 INT_LIT = re.compile(r"0[xX][0-9A-Fa-f]+|[0-9]+")
 
@@ -71,3 +71,41 @@ def propose(f, found, abis_of, same_dir):
         entry = by_nr.setdefault(int(call.nr_raw, 0), ([], call))
         entry[0].extend(abis_of(label))
     return [(abis, "0x%02x" % nr, call) for nr, (abis, call) in sorted(by_nr.items())]
+
+
+NAME = re.compile(r"\b[A-Z][A-Z0-9_]*[A-Z0-9]\b")
+
+
+def name_candidates(unit, e):
+    """The names e's #defines in the header may make it (SIOCGSTAMP_OLD
+    and SIOCGSTAMP_NEW), in the order they are written."""
+    out = []
+    for d in unit.text.defines:
+        if d.name == e.name and d.params is None:
+            out += [n for n in NAME.findall(d.body) if n != e.name and n not in out]
+    return out
+
+
+def name_targets(unit, entries, compilers):
+    """{label: {entry name: the name it is on that label's ABI, or None}} of
+    the entries spelled as another's name, each compiler (label, Compiler)
+    comparing the values: on x86_64 SIOCGSTAMP is SIOCGSTAMP_OLD, under a
+    64-bit time_t SIOCGSTAMP_NEW."""
+    asks = [(e, t) for e in entries for t in name_candidates(unit, e)]
+    body = cc.prologue(unit.includes, unit.rel, unit.typedefs)
+    body += ["void __imp_names(void);", "void __imp_names(void)", "{"]
+    for i, (e, t) in enumerate(asks):
+        body += [f"#if defined({e.name}) && defined({t})",
+                 "\t" + cc.value_marker("N", i, f"(long)(({e.name}) == ({t}))"), "#endif"]
+    body.append("}")
+    out = {}
+    for label, compiler in compilers:
+        r = compiler(["-S", "-o", "-", "-w"], "\n".join(body) + "\n")
+        if r.returncode != 0:
+            continue		# the header is not there: measure-sizes says absent
+        vals = cc.read_markers(r.stdout, "N")
+        mine = out.setdefault(label, {e.name: None for e in entries})
+        for i, (e, t) in enumerate(asks):
+            if vals.get(i) and mine[e.name] is None:
+                mine[e.name] = t
+    return out
