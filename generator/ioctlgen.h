@@ -276,6 +276,8 @@ struct header {
 	const char **includes;
 	size_t n_includes;
 	bool header_test;	/* false: does not compile on its own (no-header-test) */
+	const char **defines;		/* feature macros #defined before its includes */
+	size_t n_defines;
 	struct ctypedef *typedefs;	/* written before the header in every probe */
 	size_t n_typedefs;
 	const char **stub_includes;	/* unexported headers it includes: empty stand-ins */

@@ -439,6 +439,7 @@ static void write_headers(struct json *j, const struct registry *reg)
 		kstr(j, "arch", hd->arch);
 		kstr(j, "spec", hd->spec);
 		kstr(j, "doc", hd->doc);
+		kstrlist(j, "defines", hd->defines, hd->n_defines);
 		kstrlist(j, "includes", hd->includes, hd->n_includes);
 		kbool(j, "header-test", hd->header_test);
 		kstr(j, "patch-prefix", hd->patch_prefix);

@@ -44,6 +44,7 @@ static const struct field magic_fields[] = {
 
 static const struct field header_fields[] = {
 	{ "header", G_HEADER }, { "doc", G_DOC }, { "arch", G_IDENT }, { "includes[]", G_HEADER },
+	{ "defines[]", G_IDENT },
 	{ "header-test", G_LOADER }, { "patch-prefix", G_LINE },
 	{ "typedefs[].name", G_IDENT }, { "typedefs[].type", G_C_TYPE },
 	{ "typedefs[].doc", G_DOC }, { "stub-includes[]", G_HEADER },

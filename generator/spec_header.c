@@ -433,6 +433,26 @@ next:		;
 	}
 }
 
+/* defines: feature macros the header's types need, #defined before every
+ * include of a probe (sparc's asm/termios.h has struct sgttyb only with
+ * __DEFINE_BSD_TERMIOS).  The grammar check says when one is no identifier. */
+static void load_defines(struct loader *L, struct header *h, const struct ynode *root)
+{
+	const struct ynode *node;
+	size_t n;
+
+	h->defines = get_strlist(L, root, "defines", &n, &node);
+	h->n_defines = n;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(h->defines[i], h->defines[k])) {
+				ERR(L, node->kids[i]->mark, "duplicate-name", "define '%s' is listed twice",
+				    h->defines[i]);
+				h->n_defines = 0;
+				return;
+			}
+}
+
 /* stub-includes: headers the header includes that the kernel does not export
  * (xen/privcmd.h's <xen/interface/xen.h>); an empty file stands in for each. */
 static void load_stub_includes(struct loader *L, struct header *h, const struct ynode *root)
@@ -465,7 +485,7 @@ void load_header(struct loader *L, const struct ynode *root, const char *rel,
 	static const struct keyspec top[] = {
 		{ "header", true }, { "doc", true }, { "arch", false }, { "includes", false },
 		{ "header-test", false }, { "patch-prefix", false }, { "typedefs", false },
-		{ "stub-includes", false }, { "commands", true }, { 0 } };
+		{ "stub-includes", false }, { "defines", false }, { "commands", true }, { 0 } };
 	struct registry *reg = L->reg;
 	struct header *h;
 	const struct ynode *list;
@@ -487,6 +507,7 @@ void load_header(struct loader *L, const struct ynode *root, const char *rel,
 		get_bool(L, root, "header-test", &h->header_test);
 	if (ymap_get(root, "patch-prefix"))
 		h->patch_prefix = get_str(L, root, "patch-prefix", NULL);
+	load_defines(L, h, root);
 	load_typedefs(L, h, root);
 	load_stub_includes(L, h, root);
 	if (!h->path || !h->doc)

@@ -56,7 +56,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 import fixtures  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
 from ioctltools import Error  # noqa: E402
-from ioctltools.cc import MARKER, prologue, stub_dir, stub_flags, userspace_include  # noqa: E402
+from ioctltools.cc import MARKER, Prelude, prologue, stub_dir, stub_flags, userspace_include  # noqa: E402
 from ioctltools.cheader import HeaderText  # noqa: E402
 
 KSRC = "linux-source-6.1"
@@ -100,7 +100,7 @@ def prelude(header):
     """The #include lines every probe of this header starts with."""
     return prologue(header["includes"],
                     userspace_include(header["path"]) if header["header-test"] else None,
-                    [(t["name"], t["type"]) for t in header.get("typedefs", [])])
+                    Prelude.of(header))
 
 
 def run(cmd, stdin=None, cwd=None):

@@ -60,7 +60,7 @@ class TypeIndex:
 def failing_types(unit, compiler, includes, types):
     """The types that do not compile after the header, or None when the probe
     fails outside its own lines."""
-    src = cc.prologue(includes, unit.rel, unit.typedefs)
+    src = cc.prologue(includes, unit.rel, unit.prelude)
     first = len(src) + 1
     src += [f"void __imp_t{i}(void) {{ (void)sizeof({t}); }}" for i, t in enumerate(types)]
     r = compiler(["-fsyntax-only", "-w"], "\n".join(src) + "\n")
@@ -77,7 +77,7 @@ def failing_types(unit, compiler, includes, types):
 
 def compile_error(unit, compiler):
     """Why the header does not compile on its own (after its includes), or None."""
-    r = compiler(["-fsyntax-only", "-w"], "\n".join(cc.prologue(unit.includes, unit.rel, unit.typedefs)) + "\n")
+    r = compiler(["-fsyntax-only", "-w"], "\n".join(cc.prologue(unit.includes, unit.rel, unit.prelude)) + "\n")
     return cc.first_error(r.stderr, "does not compile") if r.returncode != 0 else None
 
 
@@ -136,7 +136,7 @@ def find_overflow(unit, compiler, types, size_limit):
     """Sizes no layout's size field holds: ioctlgen rejects them (size-overflow)."""
     if not types:
         return
-    src = cc.prologue(unit.includes, unit.rel, unit.typedefs)
+    src = cc.prologue(unit.includes, unit.rel, unit.prelude)
     src += [f"void __imp_s{i}(void) {{ {cc.value_marker('V', i, f'(long)sizeof({t})')} }}"
             for i, t in enumerate(types)]
     r = compiler(["-S", "-o", "-", "-w"], "\n".join(src) + "\n")

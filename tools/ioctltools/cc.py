@@ -10,6 +10,7 @@ import re
 import shlex
 import subprocess
 import tempfile
+from dataclasses import dataclass
 
 from . import Error
 
@@ -43,12 +44,36 @@ def typedef_line(name, ctype):
     return f"typedef {ctype} {name};"
 
 
-def prologue(includes, header=None, typedefs=()):
-    """The #include lines every probe of a header starts with, and the
-    typedefs (name, type) the header needs before it."""
-    lines = ["#include <linux/ioctl.h>", "#include <stddef.h>"]
+def define_line(name):
+    """`#define NAME` of a header spec's defines entry, a feature macro."""
+    if not IDENT.match(name):
+        raise Error(f"error: define {name!r}: not a C identifier (ioctlgen should have "
+                    f"refused it)")
+    return f"#define {name}"
+
+
+@dataclass(frozen=True)
+class Prelude:
+    """What a header spec says a probe needs around its includes: feature
+    macros before them (defines) and the types no exported header defines
+    after them (typedefs, as (name, type))."""
+    defines: tuple = ()
+    typedefs: tuple = ()
+
+    @classmethod
+    def of(cls, h):
+        """Of a header of the model."""
+        return cls(tuple(h.get("defines") or ()),
+                   tuple((t["name"], t["type"]) for t in h.get("typedefs") or ()))
+
+
+def prologue(includes, header=None, prelude=Prelude()):
+    """The lines every probe of a header starts with: the prelude's
+    defines, the #includes, the prelude's typedefs, then the header."""
+    lines = [define_line(n) for n in prelude.defines]
+    lines += ["#include <linux/ioctl.h>", "#include <stddef.h>"]
     lines += [f"#include <{inc}>" for inc in includes]
-    lines += [typedef_line(n, t) for n, t in typedefs]
+    lines += [typedef_line(n, t) for n, t in prelude.typedefs]
     if header is not None:
         lines.append(f"#include <{header}>")
     return lines

@@ -89,7 +89,7 @@ class Unit:
     path: str			# the file
     kind: str			# "generic" or "arch"
     includes: list = field(default_factory=list)
-    typedefs: list = field(default_factory=list)	# (name, type) of its spec
+    prelude: cc.Prelude = cc.Prelude()	# of its spec
     text: HeaderText | None = None
     commands: list = field(default_factory=list)	# Found, header order
     left: list = field(default_factory=list)	# LeftOut
@@ -140,7 +140,7 @@ def preprocess(unit, compiler):
         seen.add(d.name)
         if d.params is None or (d.params and "..." not in d.params):
             probes.append((d.name, d.params))
-    src = expand.probe_source(unit.includes, unit.rel, unit.typedefs,
+    src = expand.probe_source(unit.includes, unit.rel, unit.prelude,
                               [expand.probe_call(n, p) for n, p in probes])
     with tempfile.TemporaryDirectory() as stubs:
         for _ in range(10):
@@ -369,7 +369,7 @@ def value_probe(unit, compiler, exprs):
 
 
 def run_value_probe(unit, compiler, exprs, bad, with_header):
-    body = cc.prologue(unit.includes, unit.rel, unit.typedefs) if with_header else cc.prologue([])
+    body = cc.prologue(unit.includes, unit.rel, unit.prelude) if with_header else cc.prologue([])
     first = len(body) + 1
     for i, e in enumerate(exprs):
         e = "0" if i in bad else e

@@ -58,9 +58,9 @@ def probe_call(name, params):
     return f"{name}({', '.join(PARAM % i for i in range(len(params)))})"
 
 
-def probe_source(includes, header, typedefs, calls):
+def probe_source(includes, header, prelude, calls):
     """A probe expanding each call on a line of its own, numbered."""
-    lines = cc.prologue(includes, header, typedefs) + marker_defs()
+    lines = cc.prologue(includes, header, prelude) + marker_defs()
     lines += [f"@@P {i}@@ {call}" for i, call in enumerate(calls)]
     return "\n".join(lines) + "\n"
 

@@ -82,7 +82,7 @@ def analyse(u, ctx):
     """Read one header: its commands, what is left out, the includes its types need."""
     old = ctx.old_headers.get(u.spec_rel)
     includes = list(old.includes) if old else []
-    u.typedefs = list(old.typedefs) if old else []
+    u.prelude = old.prelude if old else cc.Prelude()
     comp = ctx.compiler(u.arch)
     u.reset(includes)
     classify.analyse(u, comp)

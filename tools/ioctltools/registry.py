@@ -16,7 +16,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
-from . import Error
+from . import Error, cc
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 IOCTLGEN = os.environ.get("IOCTLGEN") or os.path.join(TOP, "build", "ioctlgen")
@@ -45,7 +45,7 @@ class Header:
     header_test: bool
     patch_prefix: str | None
     commands: list = field(default_factory=list)	# the registry's command objects
-    typedefs: list = field(default_factory=list)	# (name, type), before the header
+    prelude: cc.Prelude = cc.Prelude()	# its defines and typedefs
     stub_includes: list = field(default_factory=list)	# unexported headers it includes
 
     @property
@@ -65,7 +65,7 @@ class Registry:
                      for a in doc["abis"]]
         self.headers = [Header(h["path"], h["arch"], h["spec"], h["doc"], list(h["includes"]),
                                h["header-test"], h["patch-prefix"], h["commands"],
-                               [(t["name"], t["type"]) for t in h["typedefs"]],
+                               cc.Prelude.of(h),
                                list(h["stub-includes"]))
                         for h in doc["headers"]]
         self.magic_codes = doc["magic-codes"]

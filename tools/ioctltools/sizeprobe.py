@@ -74,7 +74,7 @@ class Probe:
         """The C text; the line of each type's sizeof: {line: type}."""
         h = self.header
         lines = [f"/* measure-sizes probe: {h.spec} */"]
-        lines += cc.prologue(h.includes, self.include if h.header_test else None, h.typedefs)
+        lines += cc.prologue(h.includes, self.include if h.header_test else None, h.prelude)
         if h.header_test:
             for i, c in enumerate(self.commands):
                 lines += [f"#ifdef {c.name}", f'__asm__(".ascii \\"->DEF {i}\\"");', "#endif"]
@@ -199,7 +199,7 @@ def header_defines(tc, probe, work):
     src = os.path.join(work, probe.stem + "-defines.c")
     with open(src, "w", encoding="utf-8") as f:
         f.write("\n".join(cc.prologue(probe.header.includes, probe.include,
-                                          probe.header.typedefs)) + "\n")
+                                          probe.header.prelude)) + "\n")
     r = cc.run(tc.cc + ["-E", "-dM", "-MD", "-MF", src[:-2] + ".d", src])
     if r.returncode != 0:
         return None, r.stderr

@@ -16,7 +16,7 @@ def check(unit, variants):
     """variants: [(label, Compiler)], i386 and each other ARCH."""
     if not unit.commands or not unit.text.has_conditionals():
         return
-    src = expand.probe_source(unit.includes, unit.rel, unit.typedefs,
+    src = expand.probe_source(unit.includes, unit.rel, unit.prelude,
                               [expand.probe_call(f.name, f.params) for f in unit.commands])
     for label, compiler in variants:
         r = compiler(["-E", "-w"], src)
@@ -92,7 +92,7 @@ def name_targets(unit, entries, compilers):
     comparing the values: on x86_64 SIOCGSTAMP is SIOCGSTAMP_OLD, under a
     64-bit time_t SIOCGSTAMP_NEW."""
     asks = [(e, t) for e in entries for t in name_candidates(unit, e)]
-    body = cc.prologue(unit.includes, unit.rel, unit.typedefs)
+    body = cc.prologue(unit.includes, unit.rel, unit.prelude)
     body += ["void __imp_names(void);", "void __imp_names(void)", "{"]
     for i, (e, t) in enumerate(asks):
         body += [f"#if defined({e.name}) && defined({t})",
