@@ -205,6 +205,7 @@ struct abi_number {
 	bool variable_size;	/* the caller gives the size (size-param) */
 	uint32_t number;	/* for families: every parameter 0 */
 	uint32_t size;
+	uint32_t unit;		/* sizeof(size-unit) on the ABI, or 0 */
 };
 
 struct header;
@@ -231,7 +232,17 @@ struct command {
 	const char **params;
 	size_t n_params;
 	const char *nr_param, *size_param;
+	/* size-unit: the size field holds size_param elements of this type
+	 * (spidev's SPI_IOC_MESSAGE(N), N transfers), spelled TYPE[param] */
+	const char *size_unit;
+	/* unused-params: parameters the number does not depend on */
+	const char **unused_params;
+	size_t n_unused_params;
 	const char *type;	/* the argument type, or NULL */
+	/* size: a literal size, spelled _IOC(dir, magic, nr, size) (zcrypt's 0) */
+	bool has_size;
+	uint32_t size;
+	const char *size_text;
 	/* spelled as a plain number (number: 0x5401), not with the _IO* macros:
 	 * dir, magic, nr and type are unset, the number is the same on every
 	 * ABI that has the command, and passes names its argument (or NULL) */
@@ -258,7 +269,7 @@ struct command {
 	const char *macro;
 	const char *args[4];
 	size_t n_args;
-	struct mark mark, type_mark, nr_mark, magic_mark, number_mark, alias_mark;
+	struct mark mark, type_mark, nr_mark, magic_mark, number_mark, alias_mark, size_mark;
 };
 
 /* A typedef a header uses that no exported header defines (xen's domid_t):

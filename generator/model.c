@@ -342,6 +342,8 @@ static void write_numbers(struct json *j, const struct registry *reg, const stru
 		} else {
 			kuint(j, "size", n->size);
 		}
+		if (c->size_unit)	/* the size of N elements is N times this */
+			kuint(j, "unit-size", n->unit);
 		if (c->plain) {	/* the fields as this ABI's layout splits the number */
 			struct ioc_fields f;
 
@@ -379,7 +381,13 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	kstrlist(j, "params", c->params, c->n_params);
 	kstr(j, "nr-param", c->nr_param);
 	kstr(j, "size-param", c->size_param);
+	kstr(j, "size-unit", c->size_unit);
+	kstrlist(j, "unused-params", c->unused_params, c->n_unused_params);
 	kstr(j, "type", c->type);
+	if (c->has_size)
+		kuint(j, "size", c->size);
+	else
+		kstr(j, "size", NULL);
 	kstrlist(j, "measure", measure, n_measure);
 	kbool(j, "reserved", c->reserved);
 	kstr(j, "alias-of", c->alias_of);

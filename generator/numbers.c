@@ -112,7 +112,10 @@ static void spell(struct registry *reg, struct command *c)
 	c->args[c->n_args++] = nr;
 	if (c->ioc)
 		c->args[c->n_args++] = c->size_param ? c->size_param :
+				       c->has_size ? c->size_text :
 				       arena_printf(a, "sizeof(%s)", c->type);
+	else if (c->size_unit)	/* N elements: TYPE[N] */
+		c->args[c->n_args++] = arena_printf(a, "%s[%s]", c->size_unit, c->size_param);
 	else if (c->legacy)
 		c->args[c->n_args++] = strcmp(c->legacy->spell_as, "bad") ? c->legacy->spell_as :
 				       c->legacy->written;
@@ -125,7 +128,7 @@ static void spell(struct registry *reg, struct command *c)
 /* The type whose sizeof() the header's macro encodes, or NULL for none. */
 const char *command_sized_type(const struct command *c)
 {
-	if (c->size_param || (c->dir == DIR_NONE && !c->ioc))
+	if (c->size_param || c->has_size || (c->dir == DIR_NONE && !c->ioc))
 		return NULL;
 	if (c->legacy)
 		return strcmp(c->legacy->spell_as, "bad") ? c->legacy->spell_as :
@@ -159,6 +162,8 @@ static size_t add_type(const char **types, size_t n, const char *t)
 size_t command_measure(const struct command *c, const char *types[MEASURE_MAX])
 {
 	size_t n = add_type(types, 0, c->type);
+
+	n = add_type(types, n, c->size_unit);
 
 	if (c->legacy) {
 		if (strcmp(c->legacy->spell_as, "bad"))
@@ -258,6 +263,23 @@ void commands_number(struct registry *reg)
 					    "%s: no measured size of '%s' on %s: run 'make sizes'", c->name, t,
 					    abi->name);
 					continue;
+				}
+				if (c->size_unit && !abi_sizeof(abi, c->size_unit, &num->unit)) {
+					CMD_ERR(reg, c, c->type_mark, "missing-size",
+					    "%s: no measured size of '%s' on %s: run 'make sizes'", c->name,
+					    c->size_unit, abi->name);
+					continue;
+				}
+				if (c->has_size) {
+					size = c->size;
+					if (size > max_size) {
+						if (!overflow_reported)
+							CMD_ERR(reg, c, c->size_mark, "size-overflow",
+							    "%s: size %s is more than the %u-bit size field of layout '%s' holds",
+							    c->name, c->size_text, ls->size_bits, ls->name);
+						overflow_reported = true;
+						continue;
+					}
 				}
 				if (size > max_size) {
 					bool accepted = c->accept & ACCEPT_SIZE_OVERFLOW;

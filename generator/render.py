@@ -231,11 +231,15 @@ def symbolic(arg):
     return re.search(r"[A-Za-z_]", s) is not None
 
 
-def respell(name, gap, parts, macro, new_args):
+def respell(name, gap, parts, macro, new_args, counted=None):
     """The invocation `macro(new_args)`.  When it means what the header
     already says, the existing text stays, spacing and all: that includes a
     magic or nr the header writes through a named constant, whose value
-    the model holds as a number (verify checks the numbers are unchanged).
+    the model holds as a number (verify checks the numbers are unchanged),
+    and the type of a family counting `counted` elements (size-unit) that
+    the header writes through a helper of that parameter: spidev's
+    char[SPI_MSGSIZE(N)] for struct spi_ioc_transfer[N], whose numbers
+    tests/gcc-numbers.py checks at several N.
     A call that must change is written in kernel style (checkpatch reads
     every line a patch touches); the untouched lines keep theirs."""
     values = (1, 2) if macro == "_IOC" else (0, 1)
@@ -245,6 +249,8 @@ def respell(name, gap, parts, macro, new_args):
             return True
         if macro == "_IOC" and k == 0:     # _IOC_WRITE|_IOC_READ is _IOC_READ|_IOC_WRITE
             return set(normalize(core).split("|")) == set(normalize(new).split("|"))
+        if counted and k == 2 and re.search(r"\b%s\b" % re.escape(counted), core):
+            return True
         return k in values and symbolic(core) and not symbolic(new)
 
     if name == macro and len(parts) == len(new_args) and all(
@@ -348,7 +354,8 @@ class UapiRewriter:
         if not parsed:
             raise self.error(cmd, f"{cmd['name']}: unbalanced parentheses in {self.path}")
         parts, close = parsed
-        inv = respell(m.group(1), m.group(2), parts, cmd["macro"], cmd["args"])
+        inv = respell(m.group(1), m.group(2), parts, cmd["macro"], cmd["args"],
+                      cmd["size-param"] if cmd.get("size-unit") else None)
         new = text[:m.start()] + inv + text[close + 1:]
         new_phys = new.split("\n")
         if new != text:

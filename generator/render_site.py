@@ -96,14 +96,16 @@ class Site:
             n = c["numbers"].get(abi)
             if n is None:
                 continue
-            key = (n["hex"], n["size"])
+            # N elements of a size-unit: "N × 32", the number shown is N = 0's
+            size = n["size"] if "unit-size" not in n else f"{c['size-param']} × {n['unit-size']}"
+            key = (n["hex"], size)
             for g in groups:
                 if g["key"] == key:
                     g["abis"].append(abi)
                     break
             else:
                 groups.append({"key": key, "hex": n["hex"], "number": n["number"],
-                               "size": n["size"], "abis": [abi]})
+                               "size": size, "abis": [abi]})
         sizes = {g["size"] for g in groups}
         common = max(sizes, key=lambda s: sum(len(g["abis"]) for g in groups
                                               if g["size"] == s)) if sizes else None
@@ -331,7 +333,8 @@ class Site:
                         for a in self.abis]
                 free = [1 if a in cc["numbers"] and cc["numbers"][a]["size"] is None else 0
                         for a in self.abis]
-                argt = cc["type"] or (cc["legacy"] or {}).get("passes") or cc["passes"] or ""
+                argt = cc["type"] or (cc["legacy"] or {}).get("passes") or cc["passes"] or (
+                    f"{cc['size-unit']}[{cc['size-param']}]" if cc.get("size-unit") else "")
                 cmds.append([c["name"], c["href"], argt, cc["nr-count"],
                              nums, 1 if any(free) else 0,
                              1 if cc["legacy"] else 0, 1 if cc["reserved"] else 0,

@@ -2,8 +2,8 @@
 /*
  * Which grammar each spec field follows (grammar.h), for every kind of spec
  * file, and the walk that checks a parsed file against its table.  Fields
- * the loaders already read strictly (numbers, dir, seq, accept, nr-param and
- * size-param, which must name params) are listed as G_LOADER, so that each
+ * the loaders already read strictly (numbers, dir, seq, accept, size, nr-param
+ * and size-param, which must name params) are listed as G_LOADER, so that each
  * table names every field.
  * Values that are no string are left to the loaders, which report them.
  */
@@ -52,7 +52,9 @@ static const struct field header_fields[] = {
 	{ "commands[].magic", G_LOADER }, { "commands[].nr", G_LOADER },
 	{ "commands[].type", G_C_TYPE }, { "commands[].params[]", G_IDENT },
 	{ "commands[].nr-param", G_LOADER }, { "commands[].nr-count", G_LOADER },
-	{ "commands[].size-param", G_LOADER }, { "commands[].macro", G_LOADER },
+	{ "commands[].size-param", G_LOADER }, { "commands[].size-unit", G_C_TYPE },
+	{ "commands[].unused-params[]", G_IDENT }, { "commands[].size", G_LOADER },
+	{ "commands[].macro", G_LOADER },
 	{ "commands[].reserved", G_LOADER }, { "commands[].accept[]", G_LOADER },
 	{ "commands[].number", G_LOADER }, { "commands[].passes", G_C_TYPE },
 	{ "commands[].alias-of", G_IDENT },
@@ -78,7 +80,10 @@ static bool loader_says(const char *path, const char *s)
 		return true;
 	if (!strcmp(path, "commands[].legacy.written"))
 		return !legacy_written_type(s);
+	if (!strcmp(path, "commands[].unused-params[]"))
+		return !is_identifier(s);
 	if (!strcmp(path, "commands[].type") || !strcmp(path, "commands[].legacy.spell-as") ||
+	    !strcmp(path, "commands[].size-unit") ||
 	    !strcmp(path, "commands[].passes") || !strcmp(path, "typedefs[].type"))
 		return is_sizeof(s) || is_number(s);
 	return false;

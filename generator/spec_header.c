@@ -51,7 +51,7 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 {
 	static const char *const io_keys[] = {
 		"dir", "magic", "nr", "type", "params", "nr-param", "nr-count", "size-param",
-		"macro", "legacy", "reserved", NULL };
+		"size-unit", "unused-params", "size", "macro", "legacy", "reserved", NULL };
 	static const char *const keys[] = {
 		"name", "number", "alias-of", "variants", "passes", "accept", "doc", NULL };
 	const char *known = "name, number or alias-of, variants (with alias-of), passes, accept, doc";
@@ -212,12 +212,140 @@ static void load_variants(struct loader *L, struct command *c, const struct ynod
 	}
 }
 
+static bool is_unused_param(const struct command *c, const char *p)
+{
+	for (size_t i = 0; i < c->n_unused_params; i++)
+		if (!strcmp(c->unused_params[i], p))
+			return true;
+	return false;
+}
+
+/*
+ * unused-params: [s]: parameters of the macro that the number does not
+ * depend on (vboxguest.h's VBG_IOCTL_LOG(s) is _IO('V', 9)).  Each must be
+ * one of params, once, and neither nr-param nor size-param.
+ */
+static bool load_unused_params(struct loader *L, struct command *c, const struct ynode *m)
+{
+	const struct ynode *node;
+	size_t n;
+	const char **v = get_strlist(L, m, "unused-params", &n, &node);
+	bool ok = true;
+
+	if (!node)
+		return true;
+	if (!v || n != node->n)
+		return false;	/* no list, or an item that is no string: reported */
+	if (!n) {
+		ERR(L, node->mark, "type", "'unused-params' is empty: drop it");
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct mark at = node->kids[i]->mark;
+		bool known = false, twice = false;
+
+		for (size_t k = 0; k < c->n_params; k++)
+			known |= !strcmp(v[i], c->params[k]);
+		for (size_t k = 0; k < i; k++)
+			twice |= !strcmp(v[i], v[k]);
+		if (!known) {
+			ERR(L, at, "reference", "unused parameter '%s' is not one of the command's params",
+			    v[i]);
+			ok = false;
+		} else if (twice) {
+			ERR(L, at, "reference", "unused parameter '%s' is listed twice", v[i]);
+			ok = false;
+		} else if ((c->nr_param && !strcmp(v[i], c->nr_param)) ||
+			   (c->size_param && !strcmp(v[i], c->size_param))) {
+			ERR(L, at, "reference",
+			    "parameter '%s' is %s: the number depends on it, so it is not unused", v[i],
+			    c->nr_param && !strcmp(v[i], c->nr_param) ? "nr-param" : "size-param");
+			ok = false;
+		}
+	}
+	c->unused_params = v;
+	c->n_unused_params = n;
+	return ok;
+}
+
+/*
+ * size-unit: TYPE beside size-param N: the size field holds N elements of
+ * TYPE, spelled _IOR/_IOW/_IOWR(magic, nr, TYPE[N]) (spidev.h's
+ * SPI_IOC_MESSAGE(N), N struct spi_ioc_transfer).
+ */
+static bool load_size_unit(struct loader *L, struct command *c, const struct ynode *m,
+			   bool have_dir)
+{
+	const struct ynode *n = ymap_get(m, "size-unit");
+	struct mark at;
+
+	if (!n)
+		return true;
+	c->size_unit = get_str(L, m, "size-unit", &at);
+	c->type_mark = at;	/* where a missing size of the unit is reported */
+	if (!c->size_unit)
+		return false;
+	if (is_sizeof(c->size_unit) || is_number(c->size_unit)) {
+		ERR(L, at, "sizeof-argument",
+		    "'size-unit' is the C type of one element, not a size: '%s'", c->size_unit);
+		return false;
+	}
+	if (!c->size_param) {
+		ERR(L, at, "missing-key",
+		    "'size-unit' needs 'size-param': the parameter counts the elements");
+		return false;
+	}
+	if (c->ioc) {
+		ERR(L, at, "type",
+		    "'size-unit' is spelled with _IOR, _IOW or _IOWR (TYPE[%s]), not with macro: ioc",
+		    c->size_param);
+		return false;
+	}
+	if (have_dir && c->dir == DIR_NONE) {
+		ERR(L, at, "type", "dir none encodes no size: a size-unit needs dir read, write or read-write");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * size: N: _IOC(dir, magic, nr, N) with a literal size (zcrypt.h's
+ * _IOC(_IOC_READ | _IOC_WRITE, 'z', 0x05, 0)).  Only with macro: ioc, and
+ * the size is the only one: no type, no size-param.  Whether it fits every
+ * layout's size field is a registry rule (numbers.c).
+ */
+static bool load_size(struct loader *L, struct command *c, const struct ynode *m)
+{
+	const struct ynode *n = ymap_get(m, "size");
+	uint64_t v;
+
+	if (!n)
+		return true;
+	c->size_mark = n->mark;
+	if (!node_uint(L, n, "size", UINT32_MAX, &v))
+		return false;
+	if (!c->ioc) {
+		ERR(L, n->mark, "missing-key",
+		    "'size' needs 'macro: ioc': a literal size is spelled _IOC(dir, magic, nr, %s)", n->str);
+		return false;
+	}
+	if (c->size_param) {
+		ERR(L, n->mark, "type", "a command has 'size' or 'size-param', not both");
+		return false;
+	}
+	c->has_size = true;
+	c->size = (uint32_t)v;
+	c->size_text = n->str;
+	return true;
+}
+
 static void load_command(struct loader *L, struct header *h, const struct ynode *m)
 {
 	static const struct keyspec ks[] = {
 		{ "name", true }, { "dir", true }, { "magic", true }, { "nr", true }, { "doc", true },
 		{ "type", false }, { "params", false }, { "nr-param", false }, { "nr-count", false },
-		{ "size-param", false }, { "macro", false }, { "legacy", false }, { "reserved", false },
+		{ "size-param", false }, { "size-unit", false }, { "unused-params", false },
+		{ "size", false }, { "macro", false }, { "legacy", false }, { "reserved", false },
 		{ "accept", false }, { "alias-of", false }, { "variants", false }, { 0 } };
 	struct command *c = &h->commands[h->n_commands];
 	const char *dir, *macro;
@@ -292,13 +420,14 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 	}
 	if (ymap_get(m, "size-param"))
 		c->size_param = get_str(L, m, "size-param", &pm);
+	ok &= load_unused_params(L, c, m);
 	for (size_t i = 0; i < c->n_params; i++) {
 		const char *p = c->params[i];
 
 		if (!(c->nr_param && !strcmp(p, c->nr_param)) &&
-		    !(c->size_param && !strcmp(p, c->size_param)))
+		    !(c->size_param && !strcmp(p, c->size_param)) && !is_unused_param(c, p))
 			ERR(L, ymap_get(m, "params")->mark, "reference",
-			    "parameter '%s' is neither nr-param nor size-param", p);
+			    "parameter '%s' is neither nr-param nor size-param nor one of unused-params", p);
 	}
 	for (int which = 0; which < 2; which++) {
 		const char *p = which ? c->size_param : c->nr_param;
@@ -324,8 +453,10 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 		}
 		c->ioc = macro && !strcmp(macro, "ioc");
 	}
-	if (c->size_param)
+	ok &= load_size_unit(L, c, m, dir != NULL);
+	if (c->size_param && !c->size_unit)
 		c->ioc = true;
+	ok &= load_size(L, c, m);
 	if (ymap_get(m, "reserved"))
 		get_bool(L, m, "reserved", &c->reserved);
 	if ((n = ymap_get(m, "legacy")))
@@ -367,9 +498,20 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 			    "a legacy entry needs dir read, write or read-write and no macro");
 			ok = false;
 		}
+		if (c->has_size || c->size_param) {
+			ERR(L, c->legacy->mark, "legacy-spelling",
+			    "a legacy entry has no 'size' or 'size-param': its size is legacy.written's");
+			ok = false;
+		}
 	} else if (c->size_param) {
 		if (c->type) {
 			ERR(L, c->type_mark, "type", "a command with a size-param has no 'type'");
+			ok = false;
+		}
+	} else if (c->has_size) {
+		if (c->type) {
+			ERR(L, c->type_mark, "type",
+			    "a command with a literal 'size' has no 'type': the size is the number itself");
 			ok = false;
 		}
 	} else if (c->dir == DIR_NONE && !c->ioc) {
@@ -379,7 +521,8 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 			    c->type);
 			ok = false;
 		}
-	} else if (!c->type && dir && !ymap_get(m, "legacy")) {	/* a broken legacy entry said enough */
+	} else if (!c->type && dir && !ymap_get(m, "legacy") && !ymap_get(m, "size")) {
+		/* a broken legacy entry or size said enough */
 		ERR(L, m->mark, "missing-key", "command '%s' has no 'type'", c->name ? c->name : "?");
 		ok = false;
 	}

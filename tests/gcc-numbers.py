@@ -9,7 +9,10 @@ includes the header as `make ARCH=<arch> headers_install` exported it
 macro (families called with 0 for every parameter, e.g. EVIOCGBIT(0,0)) with
 the asm-offsets trick; the ABI's compiler (cc and cflags of the model)
 compiles it to assembly.  Each value must equal the model's
-numbers[abi].number; a mismatch names the command, the ABI, both numbers and
+numbers[abi].number, and a family's members at a few more parameter values
+what the model says of them (members(): a size-param family at sizes up to
+the size field's largest, N elements of a size-unit as N times its
+unit-size, an unused parameter at other values); a mismatch names the command, the ABI, both numbers and
 the fields that differ, decoded by the kernel's own _IOC_DIR, _IOC_TYPE,
 _IOC_NR and _IOC_SIZE in the same probe.  A command the model leaves without
 a number on an ABI (absent) must be absent there for the compiler too: the
@@ -153,6 +156,32 @@ def call(c):
     return c["name"]
 
 
+def members(c, layout, n):
+    """[(the call, the number the model says it has)] at a few parameter
+    values besides 0: a size-param family at a few sizes up to the size
+    field's largest (N elements of a size-unit: the size field holds N
+    times the unit-size; spidev's SPI_MSGSIZE(N) makes it 0 past that), a
+    parameter the number does not depend on at other values (the number
+    stays).  The other parameters are 0."""
+    if not c["params"] or layout is None:
+        return []
+    limit = (1 << layout["size-bits"]) - 1
+    out = []
+
+    def call_with(param, value):
+        return c["name"] + "(" + ", ".join(str(value) if p == param else "0"
+                                           for p in c["params"]) + ")"
+    if c.get("size-param") and (not c.get("size-unit") or n.get("unit-size")):
+        unit = n.get("unit-size") or 1
+        for v in sorted({1, 3, limit // unit}):
+            out.append((call_with(c["size-param"], v),
+                        n["number"] | (v * unit) << layout["size-shift"]))
+    for p in c.get("unused-params") or []:
+        for v in (1, 0x55):
+            out.append((call_with(p, v), n["number"]))
+    return out
+
+
 def emit(tag, i, expr=None):
     if expr is None:
         return f'\tasm volatile(".ascii \\"->{tag} {i}\\"");'
@@ -162,8 +191,9 @@ def emit(tag, i, expr=None):
 class Probe:
     """The commands of one header on one ABI."""
 
-    def __init__(self, abi, header, commands, stem):
+    def __init__(self, abi, header, commands, stem, layout=None):
         self.abi, self.header, self.commands, self.stem = abi, header, commands, stem
+        self.layout = layout	# the ABI's layout: members() of the families
         self.broken = {}	# index -> compiler message: the model's number does not compile
         self.macros = None	# header-test: false: the #define lines to copy
 
@@ -185,6 +215,8 @@ class Probe:
                 lines.append(emit("N", i, f"(unsigned int)({expr})"))
                 lines += [emit("F" + f, i, f"_IOC_{f.upper()}({expr})") for f in FIELDS]
                 lines += [emit("M" + f, i, f"_IOC_{f.upper()}({want}U)") for f in FIELDS]
+                lines += [emit(f"P{j}", i, f"(unsigned int)({m})") for j, (m, _) in
+                          enumerate(members(c, self.layout, c["numbers"][name]))]
                 if c.get("nr-param"):
                     # The last member of the family must still fit the nr field.
                     last = ", ".join(str(c["nr-count"] - 1) if p == c["nr-param"] else "0"
@@ -329,6 +361,12 @@ def compare(abi, p, found, build, work):
             diff = ", ".join(f"{f} {mf[f]:#x} vs {rf[f]:#x}" for f in FIELDS if rf[f] != mf[f])
             bad.append(f"{c['name']} on {name}: model {want:#010x}, gcc {real:#010x} "
                        f"(differs in {diff or 'bits outside the fields'}; model vs gcc)")
+        for j, (member, number) in enumerate(members(c, p.layout, c["numbers"][name])):
+            got = found.get((f"P{j}", i))
+            n_num += 1
+            if got != number:
+                bad.append(f"{member} on {name}: model {number:#010x}, gcc "
+                           f"{'no value' if got is None else f'{got:#010x}'}")
     return bad, n_num, n_abs
 
 
@@ -340,6 +378,7 @@ def check_numbers(tap, model, build, label=""):
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
         futs, unexported = [], {a["name"]: [] for a in model["abis"]}
+        layouts = {lay["name"]: lay for lay in model["layouts"]}
         for abi in model["abis"]:
             work = os.path.join(tmp, abi["name"])
             os.makedirs(work)
@@ -352,7 +391,7 @@ def check_numbers(tap, model, build, label=""):
                 if why:
                     unexported[abi["name"]].append((h, cmds, why))
                     continue
-                probes.append(Probe(abi, h, cmds, f"h{k}"))
+                probes.append(Probe(abi, h, cmds, f"h{k}", layouts.get(abi["layout"])))
             for i in range(0, len(probes), CHUNK):
                 futs.append((abi, work, ex.submit(run_chunk, abi, probes[i:i + CHUNK],
                                                   build, work)))

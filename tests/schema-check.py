@@ -170,6 +170,41 @@ def main():
                         "<plain>")
         tap.check(not errs, f"header schema accepts a command spelled as a plain number (from {path})",
                   errs[:1])
+    # The literal size (zcrypt), the count of elements (spidev) and the
+    # parameter the number ignores (vboxguest): accepted as written, and
+    # each refused where it cannot stand.
+    forms = {
+        "a literal _IOC size": {"name": "X_SIZE", "dir": "read-write", "magic": "'z'", "nr": 5,
+                                "macro": "ioc", "size": 0, "doc": "A literal size."},
+        "a count of size-unit elements": {"name": "X_MSG", "dir": "write", "magic": "'k'", "nr": 0,
+                                          "params": ["N"], "size-param": "N",
+                                          "size-unit": "struct spi_ioc_transfer", "doc": "N transfers."},
+        "an unused parameter": {"name": "X_LOG", "dir": "none", "magic": "'V'", "nr": 9,
+                                "params": ["s"], "unused-params": ["s"], "doc": "Ignores s."}}
+
+    def form(what, **kw):
+        c = dict(forms[what], **kw)
+        return lambda d: d["commands"].__setitem__(0, {k: v for k, v in c.items() if v is not None})
+
+    if "header" in good:
+        path, data = good["header"]
+        for what in forms:
+            ok = copy.deepcopy(data)
+            form(what)(ok)
+            errs = validate(validators["header"], SPDX + "\n" + yaml.safe_dump(ok, sort_keys=False),
+                            f"<{what}>")
+            tap.check(not errs, f"header schema accepts {what} (from {path})", errs[:1])
+    rejects("header", form("a literal _IOC size", macro=None), "a literal size without macro: ioc")
+    rejects("header", form("a literal _IOC size", type="int"), "a literal size beside a type")
+    rejects("header", form("a literal _IOC size", size=-1), "a negative literal size")
+    rejects("header", form("a count of size-unit elements", **{"size-param": None}),
+            "a size-unit without size-param")
+    rejects("header", form("a count of size-unit elements", dir="none"), "a size-unit with dir none")
+    rejects("header", form("a count of size-unit elements", **{"size-unit": "sizeof(int)"}),
+            "sizeof() as a size-unit")
+    rejects("header", form("an unused parameter", **{"unused-params": []}), "an empty unused-params")
+    rejects("header", form("an unused parameter", **{"unused-params": ["s", "s"]}),
+            "an unused parameter listed twice")
     rejects("header", lambda d: cmd0(d).update({"alias-of": "BASE-GET"}),
             "an alias-of that is no C identifier")
     rejects("header", lambda d: cmd0(d).update({"alias-of": 12}), "an alias-of that is a number")

@@ -38,7 +38,10 @@ static void print_fields(const struct layout *l, uint32_t number, const char *la
 	printf("  0x%02x (%3u)  %u\n", f.nr, f.nr, f.size);
 }
 
-static void print_hit(const struct lookup_hit *hit)
+/* A family member as the caller wrote it: EVIOCGBIT(3, 64); a parameter the
+ * number does not depend on keeps its name (VBG_IOCTL_LOG(s)), a count of
+ * size-unit elements is the size over the unit's, ? when it does not divide. */
+static void print_hit(const struct lookup_hit *hit, size_t abi)
 {
 	const struct command *c = hit->cmd;
 
@@ -46,12 +49,20 @@ static void print_hit(const struct lookup_hit *hit)
 	if (c->n_params) {
 		putchar('(');
 		for (size_t p = 0; p < c->n_params; p++) {
+			uint32_t unit = c->size_unit && c->numbers ? c->numbers[abi].unit : 0;
+
 			if (p)
 				fputs(", ", stdout);
 			if (c->nr_param && !strcmp(c->params[p], c->nr_param))
 				printf("%u", hit->nr_arg);
-			else
+			else if (!c->size_param || strcmp(c->params[p], c->size_param))
+				fputs(c->params[p], stdout);
+			else if (!c->size_unit)
 				printf("%u", hit->size_arg);
+			else if (unit && hit->size_arg % unit == 0)
+				printf("%u", hit->size_arg / unit);
+			else
+				printf("?: %u bytes, not a multiple of %u", hit->size_arg, unit);
 		}
 		putchar(')');
 	}
@@ -121,14 +132,14 @@ static void print_matches(const struct registry *reg, size_t k, uint32_t number,
 				first = j;
 		if (shown++)
 			fputs(" or ", stdout);
-		print_hit(&hits[first]);
+		print_hit(&hits[first], k);
 		if (hits[first].cmd->numbers)
 			print_variant_note(reg, k, hits[first].cmd);
 		for (size_t j = i; j < n && j < 16; j++) {
 			if (j == first || !same_command(abi, &hits[i], &hits[j]))
 				continue;
 			fputs(", alias ", stdout);
-			print_hit(&hits[j]);
+			print_hit(&hits[j], k);
 		}
 	}
 	if (n > 16)

@@ -36,7 +36,8 @@ R_FLAG = "a flag bit of a command's argument, not a command (TIOCM_* modem lines
 # The argument bits some arch ioctls.h define beside the commands.
 FLAG_NAME = re.compile(r"^(TIOCM|TIOCPKT|TIOCSER)_")
 R_NOPP = "the header cannot be preprocessed on its own"
-R_UNUSED = "a parameter the number does not depend on (the registry cannot express it)"
+R_UNUSED_HELPER = ("a helper macro no definition uses: a parameter is the whole argument type "
+                   "or magic code (no command of its own)")
 R_WHOLE_NR = "a helper macro: the parameter is the whole nr (no command of its own)"
 R_TYPE_UNDEF = "its argument type is defined by no exported header (kernel-internal, or gone)"
 R_OVERFLOW = "its size overflows the size field of a layout (ioctlgen's size-overflow error)"
@@ -70,6 +71,8 @@ class Found:
     nr1: list = field(default_factory=list)		# nr with parameter k at 1
     magic1: list = field(default_factory=list)		# magic with parameter k at 1
     written_type: str | None = None			# of a legacy size argument
+    sizes: dict = field(default_factory=dict)		# sizeof the type at size parameter value k
+    units: dict = field(default_factory=dict)		# sizeof each sizeof() operand of the type
     entry: Entry | None = None
 
     @property
@@ -291,6 +294,8 @@ class Slots:
     nr1: list		# nr with parameter k at 1
     magic1: list	# magic with parameter k at 1
     written: int | None	# the C type of a legacy size argument
+    sizes: dict = field(default_factory=dict)	# k -> sizeof the type with its parameter at k
+    units: dict = field(default_factory=dict)	# C type -> sizeof it
 
     def all(self):
         return [self.magic, self.nr, self.dir, *self.nr1, *self.magic1]
@@ -314,6 +319,13 @@ def evaluate(unit, compiler):
             nr1=[add(with_params(c.nr_exp, k)) for k in ks],
             magic1=[add(with_params(c.magic_exp, k)) for k in ks],
             written=add(WRITTEN_TYPE.format(c.size_exp)) if f.legacy_size else None))
+        counted = counted_param(f)
+        if counted is not None:
+            # a type whose size one parameter sets (spidev's char[SPI_MSGSIZE(N)]):
+            # its size at a few values, and the size of each sizeof() in it
+            slots[-1].sizes = {k: add(f"sizeof({at_value(c.size_exp, counted, k)})")
+                               for k in UNIT_PROBES}
+            slots[-1].units = {t: add(f"sizeof({t})") for t in unit_candidates(c.size_exp)}
     vals, bad = value_probe(unit, compiler, exprs)
     dirvals = {vals[0]: "none", vals[1]: "read", vals[2]: "write", vals[1] | vals[2]: "read-write"}
     keep = []
@@ -326,6 +338,8 @@ def evaluate(unit, compiler):
         f.magic1 = [vals[j] for j in s.magic1]
         if s.written is not None:
             f.written_type = WRITTEN_TYPES.get(vals.get(s.written))
+        f.sizes = {k: vals[j] for k, j in s.sizes.items() if j not in bad}
+        f.units = {t: vals[j] for t, j in s.units.items() if j not in bad}
         if f.call.macro == "_IOC":
             if f.dirval not in dirvals:
                 unit.drop(f, R_CONST, "direction " + f.call.dir_exp)
@@ -404,7 +418,7 @@ def shape(unit, f):
                           doc=f"Written {c.macro}({c.magic_raw}, {c.nr_raw}, {c.size_raw}) in the "
                               f"header, so the size field holds sizeof({f.written_type}). "
                               f"Imported as found.")
-    elif c.macro != "_IO":
+    elif c.macro != "_IO" and not e.size_unit:
         e.type = c.size_raw
     return e
 
@@ -433,17 +447,28 @@ def shape_family(unit, f, e):
     """params, nr-param and size-param of a function-like macro; False when left out."""
     c, params = f.call, f.params
     e.params = list(params)
-    if any(m != f.magic for m in f.magic1) or \
-            (c.macro != "_IOC" and expand.PARAM_RE.search(c.size_raw)) or \
-            expand.PARAM_RE.search(c.dir_exp):
+    whole = [expand.PARAM_RE.fullmatch(a.replace("(", "").replace(")", "").strip())
+             for a in (c.size_raw, c.magic_raw)]
+    if c.macro != "_IOC" and any(whole):
+        # CS_IOWR(num, dtype): only ever a way to write other commands
+        # (drop_helpers() took the ones the header uses)
+        unit.drop(f, R_UNUSED_HELPER)
+        return False
+    if any(m != f.magic for m in f.magic1) or expand.PARAM_RE.search(c.dir_exp):
         unit.drop(f, R_PARAM_TYPE)
         return False
+    if c.macro != "_IOC" and expand.PARAM_RE.search(c.size_raw):
+        counted = counted_param(f)
+        e.size_unit = size_unit(f) if counted is not None else None
+        if e.size_unit is None:
+            unit.drop(f, R_PARAM_TYPE)
+            return False
+        e.size_param = params[counted]
     sized = {m.group(1) for m in expand.PARAM_RE.finditer(c.size_raw)}
     steps = [n1 - f.nr for n1 in f.nr1]
-    unused = [params[k] for k in range(len(params)) if not steps[k] and str(k) not in sized]
-    if unused:
-        unit.drop(f, R_UNUSED, ", ".join(unused))
-        return False
+    # a parameter the number does not depend on (VBG_IOCTL_LOG(s) is _IO('V', 9))
+    e.unused_params = [params[k] for k in range(len(params))
+                       if not steps[k] and str(k) not in sized]
     movers = [k for k, s in enumerate(steps) if s]
     if len(movers) > 1 or any(steps[k] != 1 for k in movers):
         unit.drop(f, R_NR, c.nr_raw)
@@ -457,16 +482,65 @@ def shape_family(unit, f, e):
 
 
 def shape_ioc(unit, f, e):
-    """_IOC(dir, t, nr, size): a size parameter, sizeof(type) or none."""
+    """_IOC(dir, t, nr, size): a size parameter, sizeof(type), a literal
+    size (zcrypt's _IOC(_IOC_READ | _IOC_WRITE, 'z', 0x05, 0)) or none."""
     s = f.call.size_raw.strip()
     m = expand.PARAM_RE.fullmatch(s.strip("() ")) if f.params is not None else None
     sm = SIZEOF.fullmatch(s)
+    lit = s.strip("() ")
     if m:
         e.size_param = f.params[int(m.group(1))]
     elif sm and not expand.PARAM_RE.search(s):
         e.macro = "ioc"
         e.type = sm.group(1).strip()
-    elif not (s.strip("() ") == "0" and f.dir == "none"):
+    elif lit == "0" and f.dir == "none":
+        pass		# _IO(t, nr)
+    elif INT_LIT.match(lit) and not re.search("[uUlL]", lit):
+        e.macro = "ioc"
+        e.size = lit
+    else:
         unit.drop(f, R_IOC_SIZE, s)
         return None
     return e
+
+
+# The values of a counting parameter at which a type's size is measured.
+UNIT_PROBES = (0, 1, 2, 3)
+SIZEOF_OPERAND = re.compile(r"\bsizeof\s*\(\s*([A-Za-z_][\w\s]*?)\s*\)")
+
+
+def counted_param(f):
+    """The one parameter the argument type of a family depends on (not an
+    _IOC size, not one that moves nr), or None."""
+    c = f.call
+    if f.params is None or c.macro in ("_IO", "_IOC"):
+        return None
+    ks = {int(m.group(1)) for m in expand.PARAM_RE.finditer(c.size_exp)}
+    if len(ks) != 1:
+        return None
+    k = ks.pop()
+    if f.nr1 and f.nr1[k] != f.nr:
+        return None
+    return k
+
+
+def at_value(expr, k, value):
+    """expr with parameter k at value and the others 0."""
+    return expand.PARAM_RE.sub(lambda m: str(value) if int(m.group(1)) == k else "0", expr)
+
+
+def unit_candidates(exp):
+    """The types of the sizeof() expressions in a type's expansion."""
+    return list(dict.fromkeys(" ".join(m.group(1).split()) for m in SIZEOF_OPERAND.finditer(exp)))
+
+
+def size_unit(f):
+    """The type whose count the parameter is: the size of the argument type
+    at N is N times its size (spidev's char[SPI_MSGSIZE(N)] is N struct
+    spi_ioc_transfer while that fits the size field), or None."""
+    if set(f.sizes) != set(UNIT_PROBES):
+        return None
+    for t, u in f.units.items():
+        if u > 0 and all(f.sizes[k] == k * u for k in UNIT_PROBES):
+            return t
+    return None

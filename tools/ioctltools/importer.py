@@ -39,6 +39,7 @@ class Context:
     registry: object = None	# the registry.Registry it was made from
     stubs: list = field(default_factory=list)	# compiler flags: the stub-includes
     defined_in: dict = field(default_factory=dict)	# constant -> generic header
+    arch_defined_in: dict = field(default_factory=dict)	# (ARCH, constant) -> its asm/ header
     types: argtypes.TypeIndex = field(default_factory=argtypes.TypeIndex)
 
     def compiler(self, arch, cmd=None):
@@ -141,11 +142,14 @@ def name_the_named(u, ctx, comp):
 
 def needed_includes(u, ctx):
     """The exported headers that define the constants a header uses but does
-    not include (BASE_VIDIOC_PRIVATE, MD_MAJOR)."""
+    not include (BASE_VIDIOC_PRIVATE, MD_MAJOR); for an arch header, its
+    ARCH's own asm/ headers first (s390's asm/cmb.h uses asm/dasd.h's
+    DASD_IOCTL_LETTER)."""
     need = []
     for x in u.left:
         idents = re.findall(r"[A-Za-z_]\w*", x.detail or "") if x.reason == classify.R_CONST else []
-        for h in (ctx.defined_in.get(i) for i in idents):
+        own = (ctx.arch_defined_in.get((u.arch, i)) if u.kind == "arch" else None for i in idents)
+        for h in (o or ctx.defined_in.get(i) for o, i in zip(own, idents)):
             if h and h != u.rel and h not in need:
                 need.append(h)
     return need
@@ -382,11 +386,13 @@ def main(argv=None):
                                                            for p in h.stub_includes]))
         all_units = discover(args.uapi, args.tree, ctx.arches)
         for u in all_units:
-            if u.kind == "generic":
-                u.text = HeaderText(u.path)
-                for d in u.text.defines:
-                    if d.params is None and d.body.strip():
+            u.text = HeaderText(u.path)
+            for d in u.text.defines:
+                if d.params is None and d.body.strip():
+                    if u.kind == "generic":
                         ctx.defined_in.setdefault(d.name, u.rel)
+                    else:
+                        ctx.arch_defined_in.setdefault((u.arch, d.name), u.rel)
         units = [u for u in all_units if not args.only or u.rel in args.only]
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
             results_of([ex.submit(analyse, u, ctx) for u in units])

@@ -125,8 +125,11 @@ class Entry:
     nr_param: str | None = None
     nr_count: str | None = None
     size_param: str | None = None
-    macro: str | None = None	# "ioc": _IOC with sizeof(type)
+    size_unit: str | None = None	# size-param counts elements of this type
+    unused_params: list = field(default_factory=list)	# the number does not depend on them
+    macro: str | None = None	# "ioc": _IOC with sizeof(type) or a literal size
     type: str | None = None
+    size: str | None = None	# a literal _IOC size, as written
     legacy: Legacy | None = None
     accept: list = field(default_factory=list)
     reserved: bool = False
@@ -146,8 +149,11 @@ class Entry:
             name=c["name"], dir=c["dir"], magic=c["magic-text"], nr=c["nr-text"], doc=c["doc"],
             params=list(c["params"]), nr_param=c["nr-param"],
             nr_count="0x%02x" % c["nr-count"] if c["nr-param"] else None,
-            size_param=c["size-param"], macro="ioc" if c["macro"] == "_IOC" and c["type"] else None,
-            type=c["type"], accept=list(c["accept"]), reserved=c["reserved"],
+            size_param=c["size-param"], size_unit=c["size-unit"],
+            unused_params=list(c["unused-params"]),
+            macro="ioc" if c["macro"] == "_IOC" and (c["type"] or c["size"] is not None) else None,
+            type=c["type"], size=None if c["size"] is None else c["args"][-1],
+            accept=list(c["accept"]), reserved=c["reserved"],
             alias_of=c.get("alias-of"),
             variants=[Variant(tuple(v["abis"]), v["nr-text"], v["doc"])
                       for v in c.get("variants", [])],
@@ -172,6 +178,8 @@ class Entry:
             e.magic = old.magic		# the registry's spelling of the same number
         if c_int(old.nr) == c_int(self.nr):
             e.nr = old.nr
+        if old.size is not None and self.size is not None and c_int(old.size) == c_int(self.size):
+            e.size = old.size
         if old.nr_count is not None and e.nr_param:
             e.nr_count = old.nr_count
         if old.legacy:
@@ -183,7 +191,7 @@ class Entry:
             return False
         for f in fields(self):
             a, b = getattr(self, f.name), getattr(other, f.name)
-            if f.name in ("magic", "nr", "nr_count") and a is not None and b is not None:
+            if f.name in ("magic", "nr", "nr_count", "size") and a is not None and b is not None:
                 a, b = c_int(a), c_int(b)
             if a != b:
                 return False
@@ -195,8 +203,11 @@ class Entry:
                 ("magic", magic), ("nr", self.nr),
                 ("params", flow_list(self.params) if self.params else None),
                 ("nr-param", self.nr_param), ("nr-count", self.nr_count if self.nr_param else None),
-                ("size-param", self.size_param), ("macro", self.macro),
-                ("type", scalar(self.type) if self.type else None)]
+                ("size-param", self.size_param),
+                ("size-unit", scalar(self.size_unit) if self.size_unit else None),
+                ("unused-params", flow_list(self.unused_params) if self.unused_params else None),
+                ("macro", self.macro),
+                ("type", scalar(self.type) if self.type else None), ("size", self.size)]
         keys.insert(0, ("alias-of", self.alias_of))
         out = [f"  - name: {self.name}\n"] + [f"    {k}: {v}\n" for k, v in keys if v is not None]
         if self.legacy:
