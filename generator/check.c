@@ -541,6 +541,7 @@ static void check(struct registry *reg, bool sized)
 	check_names(reg);
 	link_abis(reg, sized);
 	check_variants(reg);
+	check_types(reg);
 	check_ranges(reg);
 	commands_spell(reg);
 	if (sized) {

@@ -24,6 +24,8 @@ void commands_number_by_name(struct registry *reg);
 const struct command **commands_by_name(const struct registry *reg, size_t *n);
 /* check.c: the commands called name in v (from commands_by_name): *first and the count */
 size_t find_named(const struct command **v, size_t n, const char *name, size_t *first);
+/* check_types.c: the members' types of the header specs' types, and their lints */
+void check_types(struct registry *reg);
 /* collisions.c: numbers that several commands share, and their warnings */
 void collisions_find(struct registry *reg);
 

@@ -281,8 +281,56 @@ struct ctypedef {
 	struct mark mark;
 };
 
+/* constants: #define NAME VALUE of a header the registry renders */
+struct cconstant {
+	const char *name, *value_text, *doc;
+	uint32_t value;
+	struct mark mark;
+};
+
+enum ctype_kind { CTYPE_STRUCT, CTYPE_UNION, CTYPE_ENUM };
+
+/* A member of a registry struct or union: a fixed-width type or a registry
+ * struct/union (nested, set by check_types()), len elements of it when len
+ * is not 0. */
+struct cmember {
+	const char *name, *type, *doc;
+	const char *len_text;	/* as written: 4 or a constant's name; NULL for none */
+	uint32_t len;
+	bool pad;		/* explicit padding */
+	const struct ctype_def *nested;
+	struct mark mark, type_mark, len_mark;
+};
+
+struct cenum_value {
+	const char *name, *doc;
+	uint32_t value;
+	struct mark mark;
+};
+
+/* types: an argument type a header spec defines (issue 12) */
+struct ctype_def {
+	const char *name;	/* the tag */
+	const char *c_name;	/* struct NAME, union NAME, enum NAME */
+	const char *doc;
+	enum ctype_kind kind;
+	bool kernel_internal;	/* the kernel's compat layer defines it: probes only */
+	bool broken;		/* a member's type did not resolve (check_types.c) */
+	struct cmember *members;
+	size_t n_members;
+	struct cenum_value *values;
+	size_t n_values;
+	const struct header *header;
+	struct mark mark;
+};
+
 struct header {
 	const char *path, *spec, *doc;
+	bool is_new;		/* the tree has no such header: the registry renders it all */
+	struct cconstant *constants;
+	size_t n_constants;
+	struct ctype_def *types;
+	size_t n_types;
 	const char *arch;	/* an arch/<arch>/include/uapi header: only that ARCH has it */
 	const char **includes;
 	size_t n_includes;

@@ -357,6 +357,69 @@ static void write_numbers(struct json *j, const struct registry *reg, const stru
 	close_(j, '}');
 }
 
+/* new, constants and types: what the registry renders of a header (issue 12) */
+static void write_header_types(struct json *j, const struct header *hd)
+{
+	static const char *const kinds[] = { "struct", "union", "enum" };
+
+	kbool(j, "new", hd->is_new);
+	open_(j, "constants", '[');
+	for (size_t i = 0; i < hd->n_constants; i++) {
+		const struct cconstant *k = &hd->constants[i];
+
+		open_(j, NULL, '{');
+		kstr(j, "name", k->name);
+		kuint(j, "value", k->value);
+		kstr(j, "value-text", k->value_text);
+		kstr(j, "doc", k->doc);
+		ksource(j, k->mark);
+		close_(j, '}');
+	}
+	close_(j, ']');
+	open_(j, "types", '[');
+	for (size_t i = 0; i < hd->n_types; i++) {
+		const struct ctype_def *t = &hd->types[i];
+
+		open_(j, NULL, '{');
+		kstr(j, "name", t->name);
+		kstr(j, "kind", kinds[t->kind]);
+		kstr(j, "c-name", t->c_name);
+		kbool(j, "kernel-internal", t->kernel_internal);
+		kstr(j, "doc", t->doc);
+		ksource(j, t->mark);
+		open_(j, "members", '[');
+		for (size_t m = 0; m < t->n_members; m++) {
+			const struct cmember *mb = &t->members[m];
+
+			open_(j, NULL, '{');
+			kstr(j, "name", mb->name);
+			kstr(j, "type", mb->type);
+			if (mb->len_text)
+				kuint(j, "len", mb->len);
+			else
+				kstr(j, "len", NULL);
+			kstr(j, "len-text", mb->len_text);
+			kbool(j, "pad", mb->pad);
+			kstr(j, "doc", mb->doc);
+			ksource(j, mb->mark);
+			close_(j, '}');
+		}
+		close_(j, ']');
+		open_(j, "values", '[');
+		for (size_t v = 0; v < t->n_values; v++) {
+			open_(j, NULL, '{');
+			kstr(j, "name", t->values[v].name);
+			kuint(j, "value", t->values[v].value);
+			kstr(j, "doc", t->values[v].doc);
+			ksource(j, t->values[v].mark);
+			close_(j, '}');
+		}
+		close_(j, ']');
+		close_(j, '}');
+	}
+	close_(j, ']');
+}
+
 static void write_command(struct json *j, const struct registry *reg, const struct command *c)
 {
 	const char *measure[MEASURE_MAX];
@@ -462,6 +525,7 @@ static void write_headers(struct json *j, const struct registry *reg)
 		}
 		close_(j, ']');
 		kstrlist(j, "stub-includes", hd->stub_includes, hd->n_stub_includes);
+		write_header_types(j, hd);
 		open_(j, "commands", '[');
 		for (size_t i = 0; i < hd->n_commands; i++)
 			write_command(j, reg, &hd->commands[i]);

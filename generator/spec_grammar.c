@@ -44,7 +44,14 @@ static const struct field magic_fields[] = {
 
 static const struct field header_fields[] = {
 	{ "header", G_HEADER }, { "doc", G_DOC }, { "arch", G_IDENT }, { "includes[]", G_HEADER },
-	{ "defines[]", G_IDENT },
+	{ "defines[]", G_IDENT }, { "new", G_LOADER },
+	{ "constants[].name", G_IDENT }, { "constants[].value", G_LOADER },
+	{ "constants[].doc", G_DOC }, { "types[].name", G_IDENT }, { "types[].kind", G_LOADER },
+	{ "types[].kernel-internal", G_LOADER }, { "types[].doc", G_DOC },
+	{ "types[].members[].name", G_IDENT }, { "types[].members[].type", G_C_TYPE },
+	{ "types[].members[].len", G_LOADER }, { "types[].members[].pad", G_LOADER },
+	{ "types[].members[].doc", G_DOC }, { "types[].values[].name", G_IDENT },
+	{ "types[].values[].value", G_LOADER }, { "types[].values[].doc", G_DOC },
 	{ "header-test", G_LOADER }, { "patch-prefix", G_LINE },
 	{ "typedefs[].name", G_IDENT }, { "typedefs[].type", G_C_TYPE },
 	{ "typedefs[].doc", G_DOC }, { "stub-includes[]", G_HEADER },

@@ -628,7 +628,8 @@ void load_header(struct loader *L, const struct ynode *root, const char *rel,
 	static const struct keyspec top[] = {
 		{ "header", true }, { "doc", true }, { "arch", false }, { "includes", false },
 		{ "header-test", false }, { "patch-prefix", false }, { "typedefs", false },
-		{ "stub-includes", false }, { "defines", false }, { "commands", true }, { 0 } };
+		{ "stub-includes", false }, { "defines", false }, { "new", false },
+		{ "constants", false }, { "types", false }, { "commands", true }, { 0 } };
 	struct registry *reg = L->reg;
 	struct header *h;
 	const struct ynode *list;
@@ -651,6 +652,7 @@ void load_header(struct loader *L, const struct ynode *root, const char *rel,
 	if (ymap_get(root, "patch-prefix"))
 		h->patch_prefix = get_str(L, root, "patch-prefix", NULL);
 	load_defines(L, h, root);
+	load_header_types(L, h, root);
 	load_typedefs(L, h, root);
 	load_stub_includes(L, h, root);
 	if (!h->path || !h->doc)

@@ -87,6 +87,8 @@ void load_layouts(struct loader *L, const struct ynode *root);
 void load_abis(struct loader *L, const struct ynode *root);
 void load_magic(struct loader *L, const struct ynode *root);
 void load_sizes(struct loader *L, const struct ynode *root, const char *rel, const char *file);
+/* spec_types.c: new, constants and types of a header spec */
+void load_header_types(struct loader *L, struct header *h, const struct ynode *root);
 /* spec_header.c */
 void load_header(struct loader *L, const struct ynode *root, const char *rel, const char *file);
 
