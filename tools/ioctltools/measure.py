@@ -62,10 +62,6 @@ def probes_for(tc, probes):
 
 def run_probes(tcs, probes, probe_dir, jobs):
     """{ABI: [(probe, Result)]} of every probe on every ABI."""
-    index = {}
-    for p in probes:
-        for t in p.types:
-            index.setdefault(t, len(index))
     results = {tc.name: [] for tc in tcs}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
         results_of([ex.submit(tc.check, os.path.join(probe_dir, tc.name)) for tc in tcs])
@@ -73,7 +69,7 @@ def run_probes(tcs, probes, probe_dir, jobs):
         for tc in tcs:
             mine, results[tc.name] = probes_for(tc, probes)
             for i in range(0, len(mine), CHUNK):
-                futs.append((tc, ex.submit(run_chunk, tc, mine[i:i + CHUNK], index,
+                futs.append((tc, ex.submit(run_chunk, tc, mine[i:i + CHUNK],
                                            os.path.join(probe_dir, tc.name))))
         for (tc, _), done in zip(futs, results_of([f for _, f in futs])):
             results[tc.name] += done

@@ -70,7 +70,12 @@ class Probe:
     def where(self, text):
         return self.types[text] or f"{self.header.spec}: (always measured)"
 
-    def source(self, index):
+    def index(self):
+        """{type text: its marker number}, the probe's own numbering, so that
+        the text of a probe depends on its header spec alone."""
+        return {t: i for i, t in enumerate(self.types)}
+
+    def source(self):
         """The C text; the line of each type's sizeof: {line: type}."""
         h = self.header
         lines = [f"/* measure-sizes probe: {h.spec} */"]
@@ -79,7 +84,7 @@ class Probe:
             for i, c in enumerate(self.commands):
                 lines += [f"#ifdef {c.name}", f'__asm__(".ascii \\"->DEF {i}\\"");', "#endif"]
         lines += ["", "void measure_sizes_probe(void);", "void measure_sizes_probe(void)", "{"]
-        at = {}
+        at, index = {}, self.index()
         for text in self.types:
             if text not in self.skip:
                 at[len(lines) + 1] = text
@@ -142,7 +147,7 @@ class Result:
 				# the ioctl macros, or through them for a plain number
 
 
-def read_asm(tc, probe, at, index, asm, res):
+def read_asm(tc, probe, at, asm, res):
     try:
         with open(asm, encoding="utf-8", errors="replace") as f:
             text = f.read()
@@ -152,6 +157,7 @@ def read_asm(tc, probe, at, index, asm, res):
     ioc = cc.read_markers(text, "IOC")
     vals = cc.read_markers(text, "VAL")
     defs = {int(i) for t, i, _ in cc.MARKER.findall(text) if t == "DEF"}
+    index = probe.index()
     for t in at.values():
         n = index[t]
         if n not in sizes:
@@ -237,20 +243,20 @@ def classify_failure(tc, probe, stderr, at):
     return None, failed, other
 
 
-def diagnose(tc, probe, index, work):
+def diagnose(tc, probe, work):
     """Compile a failed probe on its own and tell unusable headers, types that
     do not compile and real errors apart."""
     res = Result()
     base = os.path.join(work, probe.stem)
     while True:		# each round drops at least one type, or ends
-        src, at = probe.source(index)
+        src, at = probe.source()
         with open(base + ".c", "w", encoding="utf-8") as f:
             f.write(src)
         cmd = tc.cc + ["-S", "-MD", "-MF", base + ".d", "-o", base + ".s", base + ".c"]
         r = cc.run(cmd)
         if r.returncode == 0:
             if check_deps(tc, probe, base + ".d", res):
-                read_asm(tc, probe, at, index, base + ".s", res)
+                read_asm(tc, probe, at, base + ".s", res)
             return res
         unusable, failed, other = classify_failure(tc, probe, r.stderr, at)
         if unusable:
@@ -267,12 +273,12 @@ def diagnose(tc, probe, index, work):
         probe.skip.update(failed)	# retry without the types that failed
 
 
-def run_chunk(tc, chunk, index, work):
+def run_chunk(tc, chunk, work):
     """Compile several probes in one compiler run; diagnose the ones that fail."""
     os.makedirs(work, exist_ok=True)
     files, ats = [], []
     for p in chunk:
-        src, at = p.source(index)
+        src, at = p.source()
         base = os.path.join(work, p.stem)
         for ext in (".s", ".d"):
             if os.path.exists(base + ext):
@@ -289,14 +295,14 @@ def run_chunk(tc, chunk, index, work):
         if os.path.exists(base + ".s"):
             res = Result()
             if check_deps(tc, p, base + ".d", res):
-                ioc_of = read_asm(tc, p, at, index, base + ".s", res)
+                ioc_of = read_asm(tc, p, at, base + ".s", res)
         else:
-            res = diagnose(tc, p, index, work)
+            res = diagnose(tc, p, work)
         if not p.header.header_test and res.unusable is None and not res.errors:
             defines_of_untested(tc, p, work, res)
         if p.header.header_test and not res.unusable and not res.errors:
             if ioc_of is None:		# compiled without the check
-                ioc_of = ioc_check(tc, p, index, work)
+                ioc_of = ioc_check(tc, p, work)
             # A plain number is absent where its name expands through _IOC,
             # an _IO* command where it does not.
             res.not_ioc = {c.name for i, c in enumerate(p.commands)
@@ -319,12 +325,12 @@ def defines_of_untested(tc, p, work, res):
         res.defined = defs
 
 
-def ioc_check(tc, probe, index, work):
+def ioc_check(tc, probe, work):
     """For a probe that does not compile with -DMEASURE_IOC_CHECK: whether
     each defined command expands through _IOC on this ABI, by the
     preprocessor alone: {index: bool}.  A probe that does not preprocess
     is left to the compile's own diagnosis."""
-    src, _ = probe.source(index)
+    src, _ = probe.source()
     name = probe.stem + "-ioc.c"
     with open(os.path.join(work, name), "w", encoding="utf-8") as f:
         f.write(src + "\n".join(probe.ioc_text_lines()) + "\n")
