@@ -52,31 +52,102 @@ def define_line(name):
     return f"#define {name}"
 
 
+# The member types a registry type may have (docs/dev/contracts.md, `types:`):
+# fixed-width integers, char, and a struct or union the registry defines.
+FIXED = frozenset(f"__{s}{n}" for s in ("u", "s") for n in (8, 16, 32, 64)) | \
+    frozenset(f"__{e}{n}" for e in ("be", "le") for n in (16, 32, 64)) | {"char"}
+TAGGED = re.compile(r"(?:struct|union) [A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def _member_type(ctype):
+    return ctype in FIXED or (TAGGED.match(ctype) is not None and IDENT.match(ctype.split()[1]))
+
+
+def type_lines(kind, name, members=(), values=(), lens=None):
+    """The C definition of a registry type (the model's `types` entry as
+    (kind, name, ((member, type, len), ...), ((value name, value), ...))),
+    written from identifiers, fixed-width type names and integers only,
+    each checked again here.  lens maps a constant's name to its value: a
+    member whose len is such a name is written with the name."""
+    if kind not in ("struct", "union", "enum") or not IDENT.match(name):
+        raise Error(f"error: type {kind!r} {name!r}: not a struct, union or enum with a C "
+                    f"identifier (ioctlgen should have refused it)")
+    lines = [f"{kind} {name} {{"]
+    if kind == "enum":
+        for vname, value in values:
+            if not IDENT.match(vname) or type(value) is not int:
+                raise Error(f"error: enum {name}: value {vname!r} = {value!r}: not a C "
+                            f"identifier and an integer (ioctlgen should have refused it)")
+            lines.append(f"\t{vname} = {value},")
+    else:
+        for mname, mtype, length in members:
+            bound = ""
+            if isinstance(length, str):		# a constant's name
+                if not IDENT.match(length) or type((lens or {}).get(length)) is not int:
+                    raise Error(f"error: {kind} {name}: member {mname!r}: len {length!r} "
+                                f"names no constant (ioctlgen should have refused it)")
+                bound = f"[{length}]"
+            elif length is not None:
+                if type(length) is not int or length <= 0:
+                    raise Error(f"error: {kind} {name}: member {mname!r}: len {length!r} is "
+                                f"no positive integer (ioctlgen should have refused it)")
+                bound = f"[{length}]"
+            if not IDENT.match(mname) or not _member_type(mtype):
+                raise Error(f"error: {kind} {name}: member {mname!r} of type {mtype!r}: not a C "
+                            f"identifier and a fixed-width or registry type (ioctlgen should "
+                            f"have refused it)")
+            lines.append(f"\t{mtype} {mname}{bound};")
+    return lines + ["};"]
+
+
+def model_type(t):
+    """(kind, name, members, values) of a `types` entry of the model, for
+    type_lines(); a member's len as its number."""
+    return (t["kind"], t["name"],
+            tuple((m["name"], m["type"], m["len"]) for m in t.get("members") or ()),
+            tuple((v["name"], v["value"]) for v in t.get("values") or ()))
+
+
 @dataclass(frozen=True)
 class Prelude:
     """What a header spec says a probe needs around its includes: feature
-    macros before them (defines) and the types no exported header defines
-    after them (typedefs, as (name, type))."""
+    macros before them (defines), the types no exported header defines
+    after them (typedefs, as (name, type)), and after the header the
+    `kernel-internal: true` types (as model_type() tuples), which only the
+    kernel defines (its compat structs)."""
     defines: tuple = ()
     typedefs: tuple = ()
+    internal: tuple = ()
 
     @classmethod
     def of(cls, h):
         """Of a header of the model."""
         return cls(tuple(h.get("defines") or ()),
-                   tuple((t["name"], t["type"]) for t in h.get("typedefs") or ()))
+                   tuple((t["name"], t["type"]) for t in h.get("typedefs") or ()),
+                   tuple(model_type(t) for t in h.get("types") or ()
+                         if t.get("kernel-internal")))
+
+    def internal_lines(self):
+        """The C text of the kernel-internal types, after <linux/types.h>."""
+        if not self.internal:
+            return []
+        lines = ["#include <linux/types.h>"]
+        for t in self.internal:
+            lines += type_lines(*t)
+        return lines
 
 
 def prologue(includes, header=None, prelude=Prelude()):
     """The lines every probe of a header starts with: the prelude's
-    defines, the #includes, the prelude's typedefs, then the header."""
+    defines, the #includes, the prelude's typedefs, the header, then the
+    prelude's kernel-internal types."""
     lines = [define_line(n) for n in prelude.defines]
     lines += ["#include <linux/ioctl.h>", "#include <stddef.h>"]
     lines += [f"#include <{inc}>" for inc in includes]
     lines += [typedef_line(n, t) for n, t in prelude.typedefs]
     if header is not None:
         lines.append(f"#include <{header}>")
-    return lines
+    return lines + prelude.internal_lines()
 
 
 def stub_dir(root, paths):
