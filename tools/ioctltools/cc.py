@@ -190,6 +190,18 @@ def read_markers(asm, tag):
     return {int(i): int(v) for t, i, v in MARKER.findall(asm) if t == tag and v}
 
 
+def read_deps(path):
+    """The prerequisites a `-MD` .d file names, spaces unescaped."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read().replace("\\\n", " ")
+    except OSError as e:
+        raise Error(f"{path}: error: reading the probe's dependencies: {e.strerror}") from e
+    _, _, rest = text.partition(":")
+    rest = rest.split("\n\n")[0].split("\n")[0]
+    return [p.replace("\x00", " ") for p in rest.replace("\\ ", "\x00").split()]
+
+
 def first_error(stderr, default):
     m = re.search(r"error: (.*)", stderr)
     return m.group(1) if m else default

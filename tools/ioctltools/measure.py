@@ -8,9 +8,9 @@ import os
 import sys
 import time
 
-from . import Error, cc, registry, results_of, specwrite
+from . import Error, cc, newheader, probecache, registry, results_of, specwrite
 from .cc import userspace_include
-from .sizeprobe import Probe, Result, run_chunk
+from .sizeprobe import Probe, Result, from_cache, run_chunk, to_cache
 from .toolchain import Toolchain, kernel_header_names
 
 CHUNK = 16			# probes per compiler run
@@ -44,11 +44,45 @@ def reference_abis(probes, tcs):
     return ref, errors
 
 
+def write_new_headers(reg, new_inc, rendered=None):
+    """Write each `new: true` header into new_inc, the directory the probe
+    compilers search first, and remove what is no such header there.  The
+    text is the renderer's file rendered/<path> when given, else
+    newheader.text()'s."""
+    want = {}
+    for h in reg.headers:
+        if not h.new:
+            continue
+        if rendered:
+            try:
+                with open(os.path.join(rendered, h.path), encoding="utf-8") as f:
+                    want[h.path] = f.read()
+            except OSError as e:
+                raise Error(f"{h.source}: error: the rendered new header "
+                            f"{os.path.join(rendered, h.path)}: {e.strerror}") from e
+        else:
+            want[h.path] = newheader.text(h.model)
+    os.makedirs(new_inc, exist_ok=True)
+    for root, dirs, files in os.walk(new_inc, topdown=False):
+        for f in files:
+            if os.path.relpath(os.path.join(root, f), new_inc) not in want:
+                os.remove(os.path.join(root, f))
+        for d in dirs:
+            if not os.listdir(os.path.join(root, d)):
+                os.rmdir(os.path.join(root, d))
+    for path, text in want.items():
+        os.makedirs(os.path.dirname(os.path.join(new_inc, path)), exist_ok=True)
+        specwrite.write_if_changed(os.path.join(new_inc, path), text)
+
+
 def probes_for(tc, probes):
     """The probes of one ABI, and the results of the headers it does not export."""
     mine, results = [], []
     for p in probes:
         if not p.header.applies_to(tc.abi):
+            continue
+        if p.header.new:		# the registry's own: in tc.new_inc, included as it is
+            mine.append(p.on(p.name, None))
             continue
         inc = userspace_include(p.name)
         if not os.path.exists(os.path.join(tc.inc, inc)):
@@ -60,20 +94,53 @@ def probes_for(tc, probes):
     return mine, results
 
 
-def run_probes(tcs, probes, probe_dir, jobs):
-    """{ABI: [(probe, Result)]} of every probe on every ABI."""
+def run_probes(tcs, probes, probe_dir, jobs, cache_dir, kernel_names):
+    """{ABI: [(probe, Result)]} of every probe on every ABI, and the cache's
+    figures: (hits, misses).  A probe whose result the cache holds for its
+    key and dependencies is not compiled (probecache)."""
+    files = probecache.Files({})
+    stores = {tc.name: probecache.Store(cache_dir, tc.name, files) for tc in tcs}
+    code = probecache.code_hash()
+    names = probecache.sha("\n".join(sorted(kernel_names)))
     results = {tc.name: [] for tc in tcs}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        results_of([ex.submit(tc.check, os.path.join(probe_dir, tc.name)) for tc in tcs])
+        idents = results_of([ex.submit(probecache.compiler_identity, tc.cc, files)
+                             for tc in tcs])
+        checks = []
+        for tc, ident in zip(tcs, idents):
+            k = probecache.key("toolchain", probecache.VERSION, code, tc.cc, ident)
+            search = stores[tc.name].get(k, count=False)
+            if search is not None:
+                tc.search = search
+            else:
+                checks.append((tc, k, ex.submit(tc.check, os.path.join(probe_dir, tc.name))))
+        for (tc, k, _), deps in zip(checks, results_of([f for _, _, f in checks])):
+            stores[tc.name].put(k, tc.search, deps, [], tc.search)
         futs = []
-        for tc in tcs:
+        for tc, ident in zip(tcs, idents):
             mine, results[tc.name] = probes_for(tc, probes)
-            for i in range(0, len(mine), CHUNK):
-                futs.append((tc, ex.submit(run_chunk, tc, mine[i:i + CHUNK],
-                                           os.path.join(probe_dir, tc.name))))
-        for (tc, _), done in zip(futs, results_of([f for _, f in futs])):
-            results[tc.name] += done
-    return results
+            base = probecache.key(probecache.VERSION, code, tc.cc, ident, tc.search, names)
+            todo = []
+            for p in mine:
+                k = probecache.probe_key(base, p)
+                doc = stores[tc.name].get(k)
+                if doc is None:
+                    todo.append((p, k))
+                else:
+                    results[tc.name].append((p, from_cache(p, doc)))
+            for i in range(0, len(todo), CHUNK):
+                chunk = todo[i:i + CHUNK]
+                futs.append((tc, [k for _, k in chunk],
+                             ex.submit(run_chunk, tc, [p for p, _ in chunk],
+                                       os.path.join(probe_dir, tc.name))))
+        for (tc, keys, _), done in zip(futs, results_of([f for _, _, f in futs])):
+            for k, (p, res, deps) in zip(keys, done):
+                results[tc.name].append((p, res))
+                if deps is not None:
+                    stores[tc.name].put(k, to_cache(res), deps[0], deps[1], tc.search)
+    for s in stores.values():
+        s.save()
+    return results, (sum(s.hits for s in stores.values()), sum(s.misses for s in stores.values()))
 
 
 def usable(c, res):
@@ -133,16 +200,18 @@ def summarise(tc, results, ref, compiled, verbose, errors, defined_somewhere):
     return merged, {f"{h}:{n}" if n in present else n for h, n in gone}
 
 
-def measure(reg, build_dir, probe_dir, jobs, verbose):
+def measure(reg, build_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=None):
     """Run every probe on every ABI; return (per-ABI sizes, per-ABI absent, errors)."""
     probes = probes_of(reg)
     names = kernel_header_names(build_dir, sorted({a.arch for a in reg.abis}))
-    tcs = [Toolchain(a, build_dir, names) for a in reg.abis]
+    new_inc = os.path.join(probe_dir, "new-include")
+    write_new_headers(reg, new_inc, rendered)
+    tcs = [Toolchain(a, build_dir, names, new_inc) for a in reg.abis]
     stubs = cc.stub_flags(cc.stub_dir(probe_dir, reg.stub_includes()))
     for tc in tcs:
         tc.cc += stubs
     ref, errors = reference_abis(probes, tcs)
-    results = run_probes(tcs, probes, probe_dir, jobs)
+    results, hits = run_probes(tcs, probes, probe_dir, jobs, cache_dir, names)
     compiled = {(p.header.spec, t) for rs in results.values() for p, res in rs for t in res.sizes}
     sizes, absent, defined_somewhere = {}, {}, set()
     for tc in tcs:
@@ -154,7 +223,7 @@ def measure(reg, build_dir, probe_dir, jobs, verbose):
                 if (p.header.spec, c.name) not in defined_somewhere:
                     errors.append(f"{c.mark}: error: {c.name} is defined on no ABI: "
                                   f"{p.name} never defines it (run with -v for the reasons)")
-    return sizes, absent, errors, probes
+    return sizes, absent, errors, probes, hits
 
 
 def render(abi, sizes, absent):
@@ -176,6 +245,12 @@ def main(argv=None):
     ap.add_argument("-o", "--out", help="where to write <abi>.yaml (default SPEC_DIR/sizes)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("-v", "--verbose", action="store_true", help="list absent commands")
+    ap.add_argument("--cache", metavar="DIR",
+                    help="the result cache (default: the probe directory's cache/)")
+    ap.add_argument("--no-cache", action="store_true", help="compile every probe")
+    ap.add_argument("--new-headers", metavar="DIR",
+                    help="the rendered `new: true` headers, as DIR/<path> (default: "
+                         "measure-sizes writes their text from the registry)")
     args = ap.parse_args(argv)
     start = time.monotonic()
     out_dir = args.out or os.path.join(args.spec_dir, "sizes")
@@ -189,8 +264,9 @@ def main(argv=None):
         print(e, file=sys.stderr)
         return 2
     try:
-        sizes, absent, errors, probes = measure(reg, args.build_dir, probe_dir, args.jobs,
-                                                args.verbose)
+        cache_dir = None if args.no_cache else args.cache or os.path.join(probe_dir, "cache")
+        sizes, absent, errors, probes, hits = measure(reg, args.build_dir, probe_dir, args.jobs,
+                                                      args.verbose, cache_dir, args.new_headers)
     except Error as e:
         errors = [str(e)]
     if errors:
@@ -203,5 +279,5 @@ def main(argv=None):
     ncmd = sum(len(p.commands) for p in probes)
     print(f"  {'SIZES':<7} {len(reg.abis)} ABIs, {len(probes)} headers, {ncmd} commands: " +
           ", ".join(f"{a.name} {len(absent[a.name])} absent" for a in reg.abis) +
-          f" ({time.monotonic() - start:.1f} s)")
+          f" ({time.monotonic() - start:.1f} s; {hits[1]} probes compiled, {hits[0]} cached)")
     return 0

@@ -47,6 +47,8 @@ class Header:
     commands: list = field(default_factory=list)	# the registry's command objects
     prelude: cc.Prelude = cc.Prelude()	# its defines and typedefs
     stub_includes: list = field(default_factory=list)	# unexported headers it includes
+    new: bool = False		# a header the kernel tree does not have (the registry's own)
+    model: dict = field(default_factory=dict, repr=False)	# its object in the model
 
     @property
     def source(self):
@@ -66,7 +68,7 @@ class Registry:
         self.headers = [Header(h["path"], h["arch"], h["spec"], h["doc"], list(h["includes"]),
                                h["header-test"], h["patch-prefix"], h["commands"],
                                cc.Prelude.of(h),
-                               list(h["stub-includes"]))
+                               list(h["stub-includes"]), bool(h.get("new")), h)
                         for h in doc["headers"]]
         self.magic_codes = doc["magic-codes"]
         self.measure_base = doc["measure-base"]

@@ -174,15 +174,7 @@ def read_asm(tc, probe, at, asm, res):
     return {i: ioc[i] == 1 for i in defs if i in ioc} if ioc or not defs else None
 
 
-def read_deps(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read().replace("\\\n", " ")
-    except OSError as e:
-        raise Error(f"{path}: error: reading the probe's dependencies: {e.strerror}") from e
-    _, _, rest = text.partition(":")
-    rest = rest.split("\n\n")[0].split("\n")[0]
-    return [p.replace("\x00", " ") for p in rest.replace("\\ ", "\x00").split()]
+read_deps = cc.read_deps
 
 
 def check_deps(tc, probe, dep, res):
@@ -280,7 +272,7 @@ def run_chunk(tc, chunk, work):
     for p in chunk:
         src, at = p.source()
         base = os.path.join(work, p.stem)
-        for ext in (".s", ".d"):
+        for ext in (".s", ".d", "-defines.d", "-ioc.d"):
             if os.path.exists(base + ext):
                 os.remove(base + ext)
         with open(base + ".c", "w", encoding="utf-8") as f:
@@ -307,8 +299,47 @@ def run_chunk(tc, chunk, work):
             # an _IO* command where it does not.
             res.not_ioc = {c.name for i, c in enumerate(p.commands)
                            if i in ioc_of and ioc_of[i] == c.plain}
-        out.append((p, res))
+        out.append((p, res, None if res.errors else probe_deps(tc, p, work)))
     return out
+
+
+def probe_deps(tc, p, work):
+    """(files, missing include names) that the probe's compiles of this run
+    read, for the cache (probecache); None when they cannot be told."""
+    base = os.path.join(work, p.stem)
+    files, missing = [], []
+    for f in (base + ".d", base + "-defines.d", base + "-ioc.d"):
+        if os.path.exists(f):
+            files += read_deps(f)
+    if not os.path.exists(base + ".d"):
+        # The compile stopped at a header it did not find, and wrote no .d:
+        # the preprocessor alone, taking what it cannot find as generated.
+        r = cc.run(tc.cc + ["-M", "-MG", "-DMEASURE_IOC_CHECK", os.path.abspath(base + ".c")])
+        if r.returncode != 0:
+            return None
+        _, _, rest = r.stdout.replace("\\\n", " ").partition(":")
+        for d in rest.split():
+            (files if os.path.isabs(d) else missing).append(d)
+    return [d for d in files if not d.endswith(".c")], missing
+
+
+def to_cache(res):
+    """A Result without errors as JSON, for probecache; its spec marks are
+    not kept (from_cache() takes them from the probe of the run)."""
+    return {"sizes": {t: n for t, (n, _) in res.sizes.items()}, "defined": sorted(res.defined),
+            "failed": res.failed, "unusable": res.unusable, "other_value": res.other_value,
+            "not_ioc": sorted(res.not_ioc)}
+
+
+def from_cache(p, doc):
+    res = Result()
+    res.sizes = {t: (n, p.where(t)) for t, n in doc["sizes"].items()}
+    res.defined = set(doc["defined"])
+    res.failed = dict(doc["failed"])
+    res.unusable = doc["unusable"]
+    res.other_value = dict(doc["other_value"])
+    res.not_ioc = set(doc["not_ioc"])
+    return res
 
 
 def defines_of_untested(tc, p, work, res):
@@ -334,7 +365,8 @@ def ioc_check(tc, probe, work):
     name = probe.stem + "-ioc.c"
     with open(os.path.join(work, name), "w", encoding="utf-8") as f:
         f.write(src + "\n".join(probe.ioc_text_lines()) + "\n")
-    r = cc.run(tc.cc + ["-E", "-P", "-DMEASURE_IOC_TEXT", name], cwd=work)
+    r = cc.run(tc.cc + ["-E", "-P", "-DMEASURE_IOC_TEXT", "-MD", "-MF", probe.stem + "-ioc.d",
+                        name], cwd=work)
     ioc_of = {}
     for line in r.stdout.splitlines():
         m = IOC_LINE.match(line)

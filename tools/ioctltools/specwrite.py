@@ -9,6 +9,7 @@ the text before the first record stays as written too.  New records are
 written in one style; write_if_changed() touches a file only when it
 changes."""
 
+import functools
 import os
 import re
 import sys
@@ -44,6 +45,7 @@ def scalar(s, flow=False):
     return f'"{out}"'
 
 
+@functools.lru_cache(maxsize=None)
 def reads_back_plain(s):
     """Does YAML read `k: s` as the string s?  Text it cannot read at all must
     be quoted, which is the answer, not a failure."""

@@ -40,21 +40,27 @@ def is_kernel_header(name, kernel_names):
 
 
 class Toolchain:
-    def __init__(self, abi, build_dir, kernel_names):
+    def __init__(self, abi, build_dir, kernel_names, new_inc=None):
         self.abi = abi
         self.name = abi.name
         self.inc = os.path.abspath(os.path.join(build_dir, "uapi", abi.arch, "include"))
-        self.cc = abi.compiler + ["-I", self.inc]
+        # the registry's new headers (measure.write_new_headers()), searched first
+        self.new_inc = os.path.abspath(new_inc) if new_inc else None
+        self.first = [self.new_inc] if new_inc else []
+        self.cc = abi.compiler + cc.include_flags(self.first + [self.inc])
         self.kernel_names = kernel_names
         self.search = []
 
     def check(self, work):
-        """Compile TOOLCHAIN_PROBE and learn the search list; raise on failure."""
+        """Compile TOOLCHAIN_PROBE and learn the search list; raise on
+        failure.  Returns the files it read (for the cache)."""
         os.makedirs(work, exist_ok=True)
         src = os.path.join(work, "toolchain.c")
         with open(src, "w", encoding="utf-8") as f:
             f.write(TOOLCHAIN_PROBE)
-        r = cc.run(self.cc + ["-v", "-S", "-o", os.path.join(work, "toolchain.s"), src])
+        dep = os.path.join(work, "toolchain.d")
+        r = cc.run(self.cc + ["-v", "-S", "-MD", "-MF", dep, "-o", os.path.join(work, "toolchain.s"),
+                              src])
         if r.returncode != 0:
             raise Error(f"{self.abi.source}: error: ABI {self.name}: the toolchain cannot "
                         f"compile the basic C library and kernel headers "
@@ -69,15 +75,17 @@ class Toolchain:
                 inside = False
             elif inside:
                 self.search.append(os.path.normpath(line.strip().split(" (")[0]))
-        if not self.search or self.search[0] != self.inc:
-            raise Error(f"{self.abi.source}: error: ABI {self.name}: {self.inc} is not the "
-                        f"first directory the compiler searches ({self.search[:3]})")
+        if self.search[:len(self.first) + 1] != self.first + [self.inc]:
+            raise Error(f"{self.abi.source}: error: ABI {self.name}: "
+                        f"{' and '.join(self.first + [self.inc])} are not the first "
+                        f"directories the compiler searches ({self.search[:3]})")
+        return [d for d in cc.read_deps(dep) if not d.endswith(".c")]
 
     def foreign_kernel_header(self, dep):
         """The include name of a kernel header found outside the exported
         tree (in the C library's own copy of the kernel headers), or None."""
         dep = os.path.normpath(os.path.abspath(dep))
-        if dep.startswith(self.inc + os.sep):
+        if any(dep.startswith(d + os.sep) for d in self.first + [self.inc]):
             return None
         best = None
         for d in self.search:

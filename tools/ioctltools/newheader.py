@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The text of a `new: true` header (one the kernel tree does not have) for
+the size probes, until the renderer's full-header template writes it.
+
+tools/measure-sizes needs the header before any size exists, and so before
+the model the renderer reads.  With `--new-headers DIR` it takes the
+rendered file DIR/<path> instead of this text; text() is the one place to
+drop once the renderer can run on `ioctlgen dump`.  It reads only the
+documented model keys of a header (`path`, `includes`, `constants`,
+`types`, `commands`) and writes only identifiers, integers and fixed-width
+type names, each checked again (cc.type_lines())."""
+
+import re
+
+from . import Error, cc
+
+MACROS = {"_IO", "_IOR", "_IOW", "_IOWR"}
+
+
+def guard(path):
+    if not cc.HEADER.match(path):
+        raise Error(f"error: new header {path!r} is no relative header path "
+                    f"(ioctlgen should have refused it)")
+    return "_UAPI_" + re.sub(r"[^A-Za-z0-9]", "_", path[:-2]).upper() + "_H"
+
+
+def command_line(h, c):
+    """`#define NAME _IOx(MAGIC, NR, TYPE)` of a plain command: from the
+    integers magic and nr and the checked type text."""
+    name = c["name"]
+    if c["macro"] not in MACROS or c["params"] or c.get("number") is not None or \
+            c.get("legacy") or c.get("alias-of"):
+        raise Error(f"{c['source']}: error: {name}: measure-sizes writes only plain _IO, "
+                    f"_IOR, _IOW and _IOWR commands into the new header {h['path']}; pass "
+                    f"the rendered header with --new-headers")
+    if not cc.IDENT.match(name) or type(c["magic"]) is not int or type(c["nr"]) is not int:
+        raise Error(f"{c['source']}: error: {name!r}: not a C identifier with integer "
+                    f"magic and nr (ioctlgen should have refused it)")
+    args = [f"0x{c['magic']:02x}", str(c["nr"])]
+    if c["macro"] != "_IO":
+        if not cc.TYPE.match(c["type"] or ""):
+            raise Error(f"{c['source']}: error: {name}: type {c['type']!r} is no C type "
+                        f"name (ioctlgen should have refused it)")
+        args.append(c["type"])
+    return f"#define {name} {c['macro']}({', '.join(args)})"
+
+
+def text(h):
+    """The header's C text: its includes, constants, the types that are
+    not kernel-internal, and its commands."""
+    g = guard(h["path"])
+    lines = ["/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */",
+             f"/* <{h['path']}> for the size probes (tools/ioctltools/newheader.py) */",
+             f"#ifndef {g}", f"#define {g}", "", "#include <linux/ioctl.h>",
+             "#include <linux/types.h>"]
+    for inc in h["includes"]:
+        if not cc.HEADER.match(inc):
+            raise Error(f"error: include {inc!r} is no header path (ioctlgen should have "
+                        f"refused it)")
+        if f"#include <{inc}>" not in lines:
+            lines.append(f"#include <{inc}>")
+    lens = {}
+    for k in h.get("constants") or ():
+        if not cc.IDENT.match(k["name"]) or type(k["value"]) is not int:
+            raise Error(f"{k['source']}: error: constant {k['name']!r} = {k['value']!r}: "
+                        f"not a C identifier and an integer (ioctlgen should have refused it)")
+        lines.append(f"#define {k['name']} {k['value']}")
+        lens[k["name"]] = k["value"]
+    for t in h.get("types") or ():
+        if t.get("kernel-internal"):
+            continue			# the probes' prelude defines it (cc.Prelude)
+        kind, name, members, values = cc.model_type(t)
+        # a len written as a constant of this header keeps its name
+        members = tuple((m["name"], m["type"],
+                         m["len-text"] if m["len-text"] in lens else m["len"])
+                        for m in t.get("members") or ())
+        lines += [""] + cc.type_lines(kind, name, members, values, lens)
+    lines.append("")
+    lines += [command_line(h, c) for c in h["commands"] if not c["reserved"]]
+    return "\n".join(lines + ["", f"#endif /* {g} */"]) + "\n"

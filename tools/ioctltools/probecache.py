@@ -1,0 +1,246 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The result cache of tools/measure-sizes: a probe is compiled again only
+when something it depends on changed.
+
+An entry is one probe (one header spec on one ABI) and holds what the probe
+found (sizes, defined commands, failed types, why the header is unusable;
+never a result with errors).  Its key is the SHA-256 of everything the
+compile reads that is not a file on disk:
+  - the ABI's whole compiler command line (cc, cflags, -I, -idirafter ...),
+  - the compiler's identity: the driver and cc1 as files (path, content),
+  - the directories the compiler searches (`cc -v`, toolchain.check()),
+  - the names of every exported kernel header (they tell a missing kernel
+    header from a missing C library one),
+  - the source of these Python modules (how a probe is read back),
+  - the probe's full C text, its -E variants and what it expects (commands,
+    types, the asm-generic file its include must pull in).
+Beside the key the entry records the files the compiles read, from their
+.d files (a probe whose compile stops at a missing header: `-M -MG`), each
+with the SHA-256 of its content, and the directories the compiler searched
+before finding each of them, each with the SHA-256 of its listing: a new
+header that would shadow one the probe used is a change too.  An entry is
+used only when every file still has its content (size, mtime, inode and
+ctime as recorded mean the same content; otherwise the file is hashed again)
+and every directory its listing.  A file that changed while the probe ran
+(mtime after the run's start) keeps the entry from being stored.
+
+The store is one JSON file per ABI in the cache directory; a run keeps the
+entries it used or made and drops the others."""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import threading
+import time
+
+from . import cc
+
+VERSION = 1
+MODULES = ("cc.py", "probecache.py", "sizeprobe.py", "toolchain.py", "measure.py",
+           "newheader.py")
+
+
+def sha(text):
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def code_hash():
+    """The source of the modules that make and read probes."""
+    h = hashlib.sha256()
+    here = os.path.dirname(os.path.abspath(__file__))
+    for m in MODULES:
+        try:
+            with open(os.path.join(here, m), "rb") as f:
+                h.update(m.encode() + b"\0" + f.read() + b"\0")
+        except FileNotFoundError:
+            h.update(m.encode() + b"\0-\0")
+    return h.hexdigest()
+
+
+class Files:
+    """Content hashes of files and listing hashes of directories, each
+    computed once a run; file hashes are kept across runs by stat."""
+
+    def __init__(self, stats):
+        self.stats = stats		# path -> [size, mtime_ns, ino, ctime_ns, sha]
+        self.used = {}
+        self.dirs = {}
+        self.lock = threading.Lock()
+        self.start_ns = time.time_ns()
+        self.changed = False		# a file hashed again: its stat entry is new
+
+    def content(self, path):
+        """SHA-256 of the file's content, None when it is missing, "changing"
+        when it changed after the run started."""
+        with self.lock:
+            if path in self.used:
+                return self.used[path]
+        try:
+            st = os.stat(path)
+        except OSError:
+            digest = None
+        else:
+            stamp = [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
+            old = self.stats.get(path)
+            if old and old[:4] == stamp:
+                digest = old[4]
+            else:
+                try:
+                    with open(path, "rb") as f:
+                        digest = hashlib.sha256(f.read()).hexdigest()
+                except OSError:
+                    digest = None
+                if digest and max(st.st_mtime_ns, st.st_ctime_ns) >= self.start_ns:
+                    digest = "changing"	# racy: never trusted, never stored
+                elif digest:
+                    self.stats[path] = stamp + [digest]
+                    self.changed = True
+        with self.lock:
+            self.used[path] = digest
+        return digest
+
+    def listing(self, d):
+        with self.lock:
+            if d in self.dirs:
+                return self.dirs[d]
+        try:
+            names = sorted(os.listdir(d))
+            digest = sha("\n".join(names)) if os.path.isdir(d) else "-"
+        except OSError:
+            digest = "-"
+        with self.lock:
+            self.dirs[d] = digest
+        return digest
+
+    def kept_stats(self):
+        return {p: self.stats[p] for p in self.used if p in self.stats}
+
+
+def compiler_identity(argv, files):
+    """The driver and its cc1 as files: another compiler version, or the same
+    version rebuilt, is another identity."""
+    out = []
+    driver = shutil.which(argv[0])
+    for path in [driver] + ([prog_name(argv, "cc1")] if driver else []):
+        if path:
+            real = os.path.realpath(path)
+            out.append(f"{real} {files.content(real)}")
+    return "\n".join(out) or argv[0]
+
+
+def prog_name(argv, prog):
+    try:
+        r = subprocess.run(argv + [f"-print-prog-name={prog}"], capture_output=True, text=True)
+    except OSError:
+        return None
+    p = r.stdout.strip()
+    return p if r.returncode == 0 and os.path.isabs(p) else None
+
+
+class Store:
+    """The entries of one ABI."""
+
+    def __init__(self, cache_dir, abi, files):
+        self.path = os.path.join(cache_dir, abi + ".json") if cache_dir else None
+        self.files = files
+        self.entries, self.kept = {}, {}
+        self.dirty = False
+        self.hits = self.misses = 0
+        if not self.path:
+            return
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            return
+        if doc.get("version") == VERSION:
+            self.entries = doc.get("entries") or {}
+            for p, st in (doc.get("stats") or {}).items():
+                files.stats.setdefault(p, st)
+
+    def get(self, key, count=True):
+        """The stored result of key, when every file and directory it
+        depends on is as it was."""
+        e = self.entries.get(key)
+        ok = e is not None and \
+            all(self.files.content(p) == h for p, h in e["files"]) and \
+            all(self.files.listing(d) == h for d, h in e["dirs"])
+        if ok:
+            self.kept[key] = e
+        if count:
+            self.hits += ok
+            self.misses += not ok
+        return e["result"] if ok else None
+
+    def put(self, key, result, deps, missing, search):
+        """Store result under key with the files deps (absolute paths, from
+        the .d files), the include names the compiler did not find
+        (missing) and the search directories before each."""
+        files, dirs = {}, {}
+        first = {}			# include name -> index of the first dir holding it
+        for d in deps:
+            p = os.path.normpath(os.path.abspath(d))
+            files[p] = None
+            k, rel = where(p, search)
+            if rel is not None:
+                first[rel] = min(first.get(rel, k), k)
+        for rel in missing:
+            first[rel] = len(search) - 1
+        for rel, k in first.items():
+            sub = os.path.dirname(rel)
+            for j in range(k + 1):
+                dirs[os.path.join(search[j], sub)] = None
+        for p in files:
+            files[p] = self.files.content(p)
+            if files[p] in (None, "changing"):
+                return False
+        for d in dirs:
+            dirs[d] = self.files.listing(d)
+        self.kept[key] = {"result": result, "files": sorted(files.items()),
+                          "dirs": sorted(dirs.items())}
+        self.dirty = True
+        return True
+
+    def save(self):
+        """Write the entries the run used or made, unless they are the
+        ones read."""
+        if not self.path or not (self.dirty or self.files.changed or
+                                 self.kept.keys() != self.entries.keys()):
+            return
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        used = {p for e in self.kept.values() for p, _ in e["files"]}
+        doc = {"version": VERSION, "entries": self.kept,
+               "stats": {p: st for p, st in self.files.stats.items() if p in used}}
+        tmp = self.path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(doc, f, separators=(",", ":"), sort_keys=True)
+        os.replace(tmp, self.path)
+
+
+def where(path, search):
+    """(index of the search directory path is under, the include name), the
+    longest directory winning; (None, None) outside them all."""
+    best = None
+    for i, d in enumerate(search):
+        if path.startswith(d + os.sep) and (best is None or len(d) > len(search[best])):
+            best = i
+    if best is None:
+        return None, None
+    return best, os.path.relpath(path, search[best])
+
+
+def key(*parts):
+    return sha(json.dumps(parts, sort_keys=True, separators=(",", ":")))
+
+
+def probe_key(base, probe):
+    """The key of one probe on one ABI: base (the ABI's) and every text the
+    probe's compiles read that is no file on disk."""
+    h = probe.header
+    src, _ = probe.source()
+    defines = "\n".join(cc.prologue(h.includes, probe.include, h.prelude))
+    return key(base, src, probe.ioc_text_lines(), defines, probe.stem, probe.include,
+               probe.require, h.header_test, sorted(probe.types),
+               [(c.name, c.plain, c.number, c.nparams, c.types) for c in probe.commands])
