@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tools/measure-sizes' result cache (tools/ioctltools/probecache.py) and the
+# registry's own types, on the fixture tests/fixtures/sizes-types/spec (a
+# `new: true` header with two structs, an enum and a kernel-internal struct;
+# usbdevice_fs.h with one; four ABIs, gcc and clang).  After each change
+# (a member type, a header on disk, a compiler flag, a shadowing header)
+# the cached run must compile the probes that depend on it, only those, and
+# write byte for byte what a run without the cache writes.  TAP on stdout.
+# Usage: tests/sizes-cache.sh [BUILD_DIR]
+set -u
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib/tap.sh
+build=${1:-build}
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+fixture=tests/fixtures/sizes-types/spec
+
+for arch in x86 arm arm64; do
+	if ! make -s "$build/uapi/$arch/.done" >"$tmp/log" 2>&1; then
+		diag <"$tmp/log"
+		bail "make $build/uapi/$arch/.done"
+	fi
+done
+# A build directory of our own: x86's headers copied (they are edited below).
+mkdir -p "$tmp/build/uapi"
+cp -a "$build/uapi/x86" "$tmp/build/uapi/"
+ln -s "$(realpath "$build/uapi/arm")" "$tmp/build/uapi/arm"
+ln -s "$(realpath "$build/uapi/arm64")" "$tmp/build/uapi/arm64"
+cp -a "$fixture" "$tmp/spec"
+rm -rf "$tmp/spec/sizes"
+
+# measure NAME: a cached run (always into $tmp/out: the probe directory is
+# on the compilers' command lines), copied to $tmp/NAME, and an uncached one
+# into $tmp/NAME.ref; sets $compiled, the probes the cached run compiled.
+measure() {
+	compiled=
+	if ! tools/measure-sizes -o "$tmp/out" "$tmp/spec" "$tmp/build" >"$tmp/$1.log" 2>&1; then
+		diag <"$tmp/$1.log"
+		return 1
+	fi
+	mkdir -p "$tmp/$1" && cp "$tmp/out"/*.yaml "$tmp/$1/"
+	compiled=$(sed -n 's/.*; \([0-9]*\) probes compiled, [0-9]* cached).*/\1/p' "$tmp/$1.log")
+	tools/measure-sizes --no-cache -o "$tmp/$1.ref" "$tmp/spec" "$tmp/build" >"$tmp/$1.ref.log" 2>&1 ||
+		{ diag <"$tmp/$1.ref.log"; return 1; }
+}
+same() {	# NAME: the cached run wrote what the uncached one wrote
+	diff -r -x .probes "$tmp/$1.ref" "$tmp/$1" >"$tmp/$1.diff" 2>&1 || { diag <"$tmp/$1.diff"; return 1; }
+}
+size() {	# NAME ABI TYPE: the measured size
+	local v
+	v=$(sed -n "s/^  $3: //p" "$tmp/$1/$2.yaml")
+	echo "${v:--}"
+}
+sizes() {	# NAME TYPE: its size on x86_64 i386 arm64 armhf
+	echo "$(size "$1" x86_64 "$2") $(size "$1" i386 "$2") $(size "$1" arm64 "$2") $(size "$1" armhf "$2")"
+}
+step() {	# NAME TEXT WANT_COMPILED TYPE WANT_SIZES
+	if ! measure "$1"; then
+		not_ok "$2: measure-sizes runs"
+		return
+	fi
+	check "$2: the cached run writes what an uncached run writes" same "$1"
+	if [ "$compiled" = "$3" ]; then
+		ok "$2: $3 probes compiled"
+	else
+		not_ok "$2: $compiled probes compiled, expected $3"
+	fi
+	[ -z "$4" ] && return
+	got=$(sizes "$1" "$4")
+	if [ "$got" = "$5" ]; then
+		ok "$2: $4 measures $5 (x86_64 i386 arm64 armhf)"
+	else
+		not_ok "$2: $4 measures $got, expected $5"
+	fi
+}
+
+step cold "cold" 8 "struct ioctl_example_info" "72 68 72 72"
+check "cold: the kernel-internal struct of the new header measures 8 everywhere" \
+	[ "$(sizes cold "struct ioctl_example_info32")" = "8 8 8 8" ]
+check "cold: the kernel-internal struct of usbdevice_fs.h measures 16 everywhere" \
+	[ "$(sizes cold "struct usbdevfs_ctrltransfer32")" = "16 16 16 16" ]
+step warm "nothing changed" 0 "struct ioctl_example_range" "24 24 24 24"
+
+touch "$tmp/build/uapi/x86/include/linux/usbdevice_fs.h" "$tmp/spec/headers/linux/ioctl_example.yaml"
+step touched "a header and a spec touched, not changed" 0 "" ""
+
+# A member type of a struct of the new header: its probes, on every ABI.
+sed -i '/name: cookie/{n;s/type: __u64/type: __u32/}' "$tmp/spec/headers/linux/ioctl_example.yaml"
+step member "a member type of the new header's struct" 4 "struct ioctl_example_info" "64 64 64 64"
+
+# A member type of a kernel-internal struct (the probes' prelude).
+sed -i '/name: wLength/{n;s/type: __u16/type: __u32/}' "$tmp/spec/headers/linux/usbdevice_fs.yaml"
+step internal "a member type of a kernel-internal struct" 4 "struct usbdevfs_ctrltransfer32" "20 20 20 20"
+
+# A header on disk: x86's usbdevice_fs.h gains a member, on x86_64 and i386 only.
+sed -i '/^struct usbdevfs_ctrltransfer {/,/^};/s/^\s*void \*data;$/&\n\t__u32 fixture_extra;/' \
+	"$tmp/build/uapi/x86/include/linux/usbdevice_fs.h"
+grep -q fixture_extra "$tmp/build/uapi/x86/include/linux/usbdevice_fs.h" || diag "the edit of usbdevice_fs.h did not apply"
+step header "a header on disk changed" 2 "struct usbdevfs_ctrltransfer" "32 20 24 16"
+
+# A compiler flag of one ABI.
+sed -i '/name: x86_64/,/cflags/s/cflags: \[-m64\]/cflags: [-m64, -fpack-struct]/' "$tmp/spec/abis.yaml"
+step flags "x86_64's cflags gain -fpack-struct" 2 "struct usbdevfs_ctrltransfer" "24 20 24 16"
+
+# A new file in a searched directory that shadows one the probes used:
+# x86's exported tree gets a <stddef.h> of its own (before the compiler's)
+# that packs every struct after it.  A new name among the exported headers
+# changes every ABI's key (they tell kernel headers from C library ones):
+# all 8 probes; arm64 and armhf now take the compiler's <stddef.h> for a
+# kernel header their ARCH does not export, so their commands are absent
+# (measure-sizes' rule; the uncached run agrees).  The unit test below
+# checks the shadowing rule alone.
+cat >"$tmp/build/uapi/x86/include/stddef.h" <<'EOF'
+#ifndef FIXTURE_STDDEF_H
+#define FIXTURE_STDDEF_H
+typedef __SIZE_TYPE__ size_t;
+typedef __PTRDIFF_TYPE__ ptrdiff_t;
+typedef __WCHAR_TYPE__ wchar_t;
+#define NULL ((void *)0)
+#define offsetof(t, m) __builtin_offsetof(t, m)
+#pragma pack(1)
+#endif
+EOF
+step shadow "a header that shadows the compiler's <stddef.h>" 8 "struct usbdevfs_ctrltransfer32" "18 18 - -"
+rm "$tmp/build/uapi/x86/include/stddef.h"
+step unshadow "the shadowing header removed" 8 "struct usbdevfs_ctrltransfer32" "18 20 20 20"
+
+# The shadowing rule itself, without a compiler: an entry records the
+# listing of every search directory before the one that held each file,
+# and of all of them for a name the compiler did not find.
+PYTHONPATH=tools /usr/bin/python3 - "$tmp/unit" <<'PY' >"$tmp/unit.log" 2>&1
+import os, sys
+from ioctltools import probecache
+top = sys.argv[1]
+a, b = os.path.join(top, "a"), os.path.join(top, "b")
+os.makedirs(os.path.join(a, "linux")); os.makedirs(os.path.join(b, "linux"))
+with open(os.path.join(b, "linux", "x.h"), "w") as f:
+    f.write("x\n")
+def store():
+    files = probecache.Files({})
+    files.start_ns = 1 << 62	# nothing is "changing" in this test
+    return probecache.Store(os.path.join(top, "cache"), "t", files)
+s = store()
+assert s.put("k", {"r": 1}, [os.path.join(b, "linux", "x.h")], ["linux/y.h"], [a, b])
+s.save()
+assert store().get("k") == {"r": 1}, "a hit when nothing changed"
+with open(os.path.join(a, "linux", "x.h"), "w") as f:
+    f.write("x\n")
+assert store().get("k") is None, "a file in an earlier directory shadows x.h"
+os.remove(os.path.join(a, "linux", "x.h"))
+assert store().get("k") == {"r": 1}, "a hit again once the shadow is gone"
+with open(os.path.join(b, "linux", "y.h"), "w") as f:
+    f.write("y\n")
+assert store().get("k") is None, "a missing header that appears"
+os.remove(os.path.join(b, "linux", "y.h"))
+with open(os.path.join(b, "linux", "x.h"), "w") as f:
+    f.write("X\n")
+assert store().get("k") is None, "a file whose content changed"
+print("ok")
+PY
+rc=$?
+[ $rc -eq 0 ] || diag <"$tmp/unit.log"
+check "probecache: a shadowing file, a missing header that appears and new content each invalidate an entry" [ $rc -eq 0 ]
+tap_done
