@@ -105,9 +105,12 @@ headers: $(B)/uapi/x86/.done
 # registry through `ioctlgen dump`, which needs no sizes; so does the ARCH list.
 ABI_HEADERS = $(MAKE) -s $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.registry arches $(SPEC) | \
 	sed 's|.*|$(B)/uapi/&/.done|')
+# Only new or changed probes are compiled (a cache keyed by content in
+# $(B)/sizes/cache; tools/ioctltools/probecache.py).  NEW_HEADERS=DIR: the
+# rendered `new: true` headers as DIR/<path>, instead of measure-sizes' own text.
 sizes: $(B)/ioctlgen
 	$(Q)$(ABI_HEADERS)
-	$(Q)tools/measure-sizes $(SPEC) $(B)
+	$(Q)tools/measure-sizes $(if $(NEW_HEADERS),--new-headers $(NEW_HEADERS)) $(SPEC) $(B)
 
 # Import every ioctl command of the exported UAPI of each ARCH into
 # spec/headers and spec/left-out.txt (tools/import-uapi), merged with what

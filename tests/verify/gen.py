@@ -31,7 +31,7 @@ import jinja2
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "tools"))
-from ioctltools.cc import define_line, stub_dir, typedef_line  # noqa: E402
+from ioctltools.cc import Prelude, define_line, stub_dir, typedef_line  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The ABIs the guest (an x86_64 kernel with IA32 emulation) can run.
@@ -154,6 +154,8 @@ def main():
     headers = [{"path": h["path"], "includes": h.get("includes") or [],
                 "defines": [define_line(d) for d in h.get("defines") or []],
                 "typedefs": typedef_lines(h),
+                # the kernel-internal types, after the header (userspace only)
+                "internal": Prelude.of(h).internal_lines(),
                 "header_test": h.get("header-test", True) is not False,
                 "arch": header_arch(h),
                 "commands": [c for c in cmds if c["hidx"] == i]}
