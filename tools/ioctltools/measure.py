@@ -109,13 +109,13 @@ def run_probes(tcs, probes, probe_dir, jobs, cache_dir, kernel_names):
         checks = []
         for tc, ident in zip(tcs, idents):
             k = probecache.key("toolchain", probecache.VERSION, code, tc.cc, ident)
-            search = stores[tc.name].get(k, count=False)
+            search = stores[tc.name].get(k, None, count=False)
             if search is not None:
                 tc.search = search
             else:
                 checks.append((tc, k, ex.submit(tc.check, os.path.join(probe_dir, tc.name))))
-        for (tc, k, _), deps in zip(checks, results_of([f for _, _, f in checks])):
-            stores[tc.name].put(k, tc.search, deps, [], tc.search)
+        for (tc, k, _), (deps, ignored) in zip(checks, results_of([f for _, _, f in checks])):
+            stores[tc.name].put(k, tc.search, deps, [], ignored)
         futs = []
         for tc, ident in zip(tcs, idents):
             mine, results[tc.name] = probes_for(tc, probes)
@@ -123,7 +123,7 @@ def run_probes(tcs, probes, probe_dir, jobs, cache_dir, kernel_names):
             todo = []
             for p in mine:
                 k = probecache.probe_key(base, p)
-                doc = stores[tc.name].get(k)
+                doc = stores[tc.name].get(k, tc.search)
                 if doc is None:
                     todo.append((p, k))
                 else:
@@ -137,7 +137,7 @@ def run_probes(tcs, probes, probe_dir, jobs, cache_dir, kernel_names):
             for k, (p, res, deps) in zip(keys, done):
                 results[tc.name].append((p, res))
                 if deps is not None:
-                    stores[tc.name].put(k, to_cache(res), deps[0], deps[1], tc.search)
+                    stores[tc.name].put(k, to_cache(res), deps[0], deps[1])
     for s in stores.values():
         s.save()
     return results, (sum(s.hits for s in stores.values()), sum(s.misses for s in stores.values()))

@@ -16,12 +16,14 @@ compile reads that is not a file on disk:
     types, the asm-generic file its include must pull in).
 Beside the key the entry records the files the compiles read, from their
 .d files (a probe whose compile stops at a missing header: `-M -MG`), each
-with the SHA-256 of its content, and the directories the compiler searched
-before finding each of them, each with the SHA-256 of its listing: a new
-header that would shadow one the probe used is a change too.  An entry is
-used only when every file still has its content (size, mtime, inode and
-ctime as recorded mean the same content; otherwise the file is hashed again)
-and every directory its listing.  A file that changed while the probe ran
+with the SHA-256 of its content, and the include names the compiler did not
+find.  An entry is used only when every file still has its content (size,
+mtime, inode and ctime as recorded mean the same content; otherwise the file
+is hashed again), no search directory before the one that held a file has
+one of its include name now (a header that would shadow it), and no search
+directory has a name that was not found.  The toolchain check's entry (its
+result is the search list) also records the directories the compiler
+ignored as nonexistent: one that appears changes the list.  A file that changed while the probe ran
 (mtime after the run's start) keeps the entry from being stored.
 
 The store is one JSON file per ABI in the cache directory; a run keeps the
@@ -37,7 +39,7 @@ import time
 
 from . import cc
 
-VERSION = 1
+VERSION = 2
 MODULES = ("cc.py", "probecache.py", "sizeprobe.py", "toolchain.py", "measure.py",
            "newheader.py")
 
@@ -60,13 +62,13 @@ def code_hash():
 
 
 class Files:
-    """Content hashes of files and listing hashes of directories, each
-    computed once a run; file hashes are kept across runs by stat."""
+    """Content hashes of files and whether paths exist, each found once a
+    run; file hashes are kept across runs by stat."""
 
     def __init__(self, stats):
         self.stats = stats		# path -> [size, mtime_ns, ino, ctime_ns, sha]
         self.used = {}
-        self.dirs = {}
+        self.there = {}		# path -> exists
         self.lock = threading.Lock()
         self.start_ns = time.time_ns()
         self.changed = False		# a file hashed again: its stat entry is new
@@ -101,18 +103,14 @@ class Files:
             self.used[path] = digest
         return digest
 
-    def listing(self, d):
+    def exists(self, path):
         with self.lock:
-            if d in self.dirs:
-                return self.dirs[d]
-        try:
-            names = sorted(os.listdir(d))
-            digest = sha("\n".join(names)) if os.path.isdir(d) else "-"
-        except OSError:
-            digest = "-"
+            if path in self.there:
+                return self.there[path]
+        there = os.path.lexists(path)
         with self.lock:
-            self.dirs[d] = digest
-        return digest
+            self.there[path] = there
+        return there
 
     def kept_stats(self):
         return {p: self.stats[p] for p in self.used if p in self.stats}
@@ -146,6 +144,7 @@ class Store:
         self.path = os.path.join(cache_dir, abi + ".json") if cache_dir else None
         self.files = files
         self.entries, self.kept = {}, {}
+        self.where = {}		# path -> (index of its search dir, include name)
         self.dirty = False
         self.hits = self.misses = 0
         if not self.path:
@@ -160,13 +159,16 @@ class Store:
             for p, st in (doc.get("stats") or {}).items():
                 files.stats.setdefault(p, st)
 
-    def get(self, key, count=True):
-        """The stored result of key, when every file and directory it
-        depends on is as it was."""
+    def get(self, key, search, count=True):
+        """The stored result of key, when every file it depends on has the
+        content it had and no search directory before the one that held it
+        (search, the compiler's list; None: the result is that list) has a
+        file of its name now, nor any a name the compiler did not find."""
         e = self.entries.get(key)
         ok = e is not None and \
             all(self.files.content(p) == h for p, h in e["files"]) and \
-            all(self.files.listing(d) == h for d, h in e["dirs"])
+            not any(self.files.exists(p) for p in e["absent"]) and \
+            not self.shadowed(e, e["result"] if search is None else search)
         if ok:
             self.kept[key] = e
         if count:
@@ -174,32 +176,33 @@ class Store:
             self.misses += not ok
         return e["result"] if ok else None
 
-    def put(self, key, result, deps, missing, search):
+    def shadowed(self, e, search):
+        """Is a file of e, or a name it did not find, now in a search
+        directory before the one that held it?"""
+        memo = self.where
+        for p, _ in e["files"]:
+            if p not in memo:
+                memo[p] = where(p, search)
+            k, rel = memo[p]
+            if rel is not None and any(self.files.exists(os.path.join(search[j], rel))
+                                       for j in range(k)):
+                return True
+        return any(self.files.exists(os.path.join(d, rel)) for rel in e["missing"]
+                   for d in search)
+
+    def put(self, key, result, deps, missing, absent=()):
         """Store result under key with the files deps (absolute paths, from
-        the .d files), the include names the compiler did not find
-        (missing) and the search directories before each."""
-        files, dirs = {}, {}
-        first = {}			# include name -> index of the first dir holding it
+        the .d files) and their content, the include names the compiler
+        did not find (missing), and paths that must stay absent (the
+        directories the compiler ignored as nonexistent)."""
+        files = {}
         for d in deps:
             p = os.path.normpath(os.path.abspath(d))
-            files[p] = None
-            k, rel = where(p, search)
-            if rel is not None:
-                first[rel] = min(first.get(rel, k), k)
-        for rel in missing:
-            first[rel] = len(search) - 1
-        for rel, k in first.items():
-            sub = os.path.dirname(rel)
-            for j in range(k + 1):
-                dirs[os.path.join(search[j], sub)] = None
-        for p in files:
             files[p] = self.files.content(p)
             if files[p] in (None, "changing"):
                 return False
-        for d in dirs:
-            dirs[d] = self.files.listing(d)
         self.kept[key] = {"result": result, "files": sorted(files.items()),
-                          "dirs": sorted(dirs.items())}
+                          "missing": sorted(set(missing)), "absent": sorted(set(absent))}
         self.dirty = True
         return True
 

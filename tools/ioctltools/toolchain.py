@@ -53,7 +53,8 @@ class Toolchain:
 
     def check(self, work):
         """Compile TOOLCHAIN_PROBE and learn the search list; raise on
-        failure.  Returns the files it read (for the cache)."""
+        failure.  Returns the files it read and the directories the compiler
+        ignored as nonexistent (for the cache)."""
         os.makedirs(work, exist_ok=True)
         src = os.path.join(work, "toolchain.c")
         with open(src, "w", encoding="utf-8") as f:
@@ -67,9 +68,12 @@ class Toolchain:
                         f"(install its packages: tools/install-deps)\n  command: "
                         f"{shlex.join(self.cc)}\n" +
                         "\n".join("  " + l for l in r.stderr.splitlines() if "error" in l)[:2000])
-        inside = False
+        inside, ignored = False, []
         for line in r.stderr.splitlines():
-            if line.startswith("#include <...> search starts here"):
+            m = re.match(r'ignoring nonexistent directory "(.*)"$', line)
+            if m:
+                ignored.append(os.path.normpath(m.group(1)))
+            elif line.startswith("#include <...> search starts here"):
                 inside = True
             elif line.startswith("End of search list"):
                 inside = False
@@ -79,7 +83,7 @@ class Toolchain:
             raise Error(f"{self.abi.source}: error: ABI {self.name}: "
                         f"{' and '.join(self.first + [self.inc])} are not the first "
                         f"directories the compiler searches ({self.search[:3]})")
-        return [d for d in cc.read_deps(dep) if not d.endswith(".c")]
+        return [d for d in cc.read_deps(dep) if not d.endswith(".c")], ignored
 
     def foreign_kernel_header(self, dep):
         """The include name of a kernel header found outside the exported
