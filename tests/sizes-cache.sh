@@ -157,9 +157,17 @@ os.remove(os.path.join(b, "linux", "y.h"))
 with open(os.path.join(b, "linux", "x.h"), "w") as f:
     f.write("X\n")
 assert store().get("k", [a, b]) is None, "a file whose content changed"
+# #include_next: a name held by two directories, both read, is no shadow
+for d in (a, b):
+    with open(os.path.join(d, "limits.h"), "w") as f:
+        f.write("l\n")
+s = store()
+assert s.put("n", {"r": 2}, [os.path.join(a, "limits.h"), os.path.join(b, "limits.h")], [])
+s.save()
+assert store().get("n", [a, b]) == {"r": 2}, "a name read from two directories"
 print("ok")
 PY
 rc=$?
 [ $rc -eq 0 ] || diag <"$tmp/unit.log"
-check "probecache: a shadowing file, a missing header that appears and new content each invalidate an entry" [ $rc -eq 0 ]
+check "probecache: a shadowing file, a missing header that appears and new content each invalidate an entry; #include_next does not" [ $rc -eq 0 ]
 tap_done

@@ -178,15 +178,19 @@ class Store:
 
     def shadowed(self, e, search):
         """Is a file of e, or a name it did not find, now in a search
-        directory before the one that held it?"""
-        memo = self.where
+        directory before the one that held it?  A name held by several
+        directories (#include_next: gcc's limits.h, then glibc's) counts
+        from the first of them."""
+        memo, first = self.where, {}
         for p, _ in e["files"]:
             if p not in memo:
                 memo[p] = where(p, search)
             k, rel = memo[p]
-            if rel is not None and any(self.files.exists(os.path.join(search[j], rel))
-                                       for j in range(k)):
-                return True
+            if rel is not None and first.get(rel, k) >= k:
+                first[rel] = k
+        if any(self.files.exists(os.path.join(search[j], rel))
+               for rel, k in first.items() for j in range(k)):
+            return True
         return any(self.files.exists(os.path.join(d, rel)) for rel in e["missing"]
                    for d in search)
 
