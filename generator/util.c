@@ -95,12 +95,16 @@ char *arena_strdup(struct arena *a, const char *s)
 
 char *arena_printf(struct arena *a, const char *fmt, ...)
 {
+	char buf[256];
 	va_list ap;
 	int n;
 
+	/* One vsnprintf() when the text fits buf, the usual case. */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if ((size_t)n < sizeof(buf))
+		return arena_strndup(a, buf, (size_t)n);
 	char *p = arena_alloc(a, (size_t)n + 1);
 
 	va_start(ap, fmt);
