@@ -74,11 +74,14 @@ static bool absent(const struct abi *abi, const char *header, const char *name)
 
 /* absent: lists NAME, or header:NAME when only one header's NAME is missing
  * (asm-generic/ioctls.h:TCGETS2 on sparc, whose own asm/ioctls.h has one). */
+static bool arch_has(const struct abi *abi, const struct command *c)
+{
+	return !c->header->arch || (abi->arch && !strcmp(c->header->arch, abi->arch));
+}
+
 bool abi_has(const struct abi *abi, const struct command *c)
 {
-	if (c->header->arch && (!abi->arch || strcmp(c->header->arch, abi->arch)))
-		return false;
-	return !absent(abi, NULL, c->name) && !absent(abi, c->header->path, c->name);
+	return arch_has(abi, c) && !absent(abi, NULL, c->name) && !absent(abi, c->header->path, c->name);
 }
 
 /* ------------------------------------------------------------ spelling */
@@ -223,15 +226,79 @@ const char *command_alias_root_on(const struct command *c, const struct abi *abi
 	return v && v->alias_root ? v->alias_root : c->alias_root;
 }
 
+/* A command by name, and its place in spec order. */
+struct by_name {
+	const struct command *c;
+	size_t index;
+};
+
+static int by_name_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const struct by_name *)pa)->c->name, ((const struct by_name *)pb)->c->name);
+}
+
+/*
+ * What abi_has() says of every command on every ABI, lacks[index * n_abis + k]
+ * true where ABI k lacks the command of that spec-order index: each absent:
+ * entry looked up once among the commands sorted by name, instead of two
+ * bsearch()es of the absent: list per command and ABI (most of the time of
+ * numbering).  Arch headers are left to the caller.
+ */
+static bool *absent_table(const struct registry *reg, size_t n_cmds)
+{
+	size_t n_flags = n_cmds * reg->n_abis + 1;
+	bool *lacks = memset(xrealloc(NULL, n_flags * sizeof(*lacks)), 0, n_flags * sizeof(*lacks));
+	struct by_name *v = xrealloc(NULL, (n_cmds + 1) * sizeof(*v));
+	size_t n = 0;
+
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++, n++)
+			v[n] = (struct by_name){ &reg->headers[h].commands[i], n };
+	if (n)
+		qsort(v, n, sizeof(*v), by_name_cmp);
+	for (size_t k = 0; k < reg->n_abis; k++) {
+		for (size_t e = 0; e < reg->abis[k].n_absent; e++) {
+			/* NAME, or HEADER:NAME: a name never holds a ':' */
+			const char *entry = reg->abis[k].absent[e];
+			const char *colon = strrchr(entry, ':');
+			const char *name = colon ? colon + 1 : entry;
+			size_t lo = 0, hi = n;
+
+			while (lo < hi) {	/* the first command named name */
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (strcmp(v[mid].c->name, name) < 0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (; lo < n && !strcmp(v[lo].c->name, name); lo++) {
+				const char *path = v[lo].c->header->path;
+
+				if (!colon || (strlen(path) == (size_t)(colon - entry) &&
+					       !strncmp(path, entry, (size_t)(colon - entry))))
+					lacks[v[lo].index * reg->n_abis + k] = true;
+			}
+		}
+	}
+	free(v);
+	return lacks;
+}
+
 void commands_number(struct registry *reg)
 {
 	uint32_t max_size = UINT32_MAX;
 	const struct layout *ls = registry_smallest(reg, layout_max_size);
+	size_t n_cmds = 0, index = 0;
+	bool *lacks;
 
 	if (ls)
 		max_size = layout_max_size(ls);
+	for (size_t h = 0; h < reg->n_headers; h++)
+		n_cmds += reg->headers[h].n_commands;
+	lacks = absent_table(reg, n_cmds);
 	for (size_t h = 0; h < reg->n_headers; h++) {
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++, index++) {
 			struct command *c = &reg->headers[h].commands[i];
 			const char *t = command_sized_type(c);
 			bool overflow_reported = false;
@@ -243,7 +310,9 @@ void commands_number(struct registry *reg)
 				struct abi_number *num = &c->numbers[k];
 				uint32_t size = 0;
 
-				if (!abi->layout || !abi->sizes_file || !abi_has(abi, c) || c->by_name)
+				/* abi_has(), with the absent: lists looked up once */
+				if (!abi->layout || !abi->sizes_file || lacks[index * reg->n_abis + k] ||
+				    !arch_has(abi, c) || c->by_name)
 					continue;
 				if (c->plain) {
 					struct ioc_fields f;
@@ -304,6 +373,7 @@ void commands_number(struct registry *reg)
 			}
 		}
 	}
+	free(lacks);
 }
 
 void commands_spell(struct registry *reg)
