@@ -40,6 +40,9 @@ enum scalar_kind scalar_kind(const struct ynode *n)
 	    (s[0] == '0' && s[1] == 'b' && all_of(s + 2, "01_")) ||
 	    (s[0] >= '0' && s[0] <= '9' && all_of(s, "0123456789_:")))
 		return SK_INT;
+	/* every float starts with one of these: most text ends here */
+	if (!*s || !strchr("0123456789_.", *s))
+		return SK_STR;
 	if (!strcmp(s, ".inf") || !strcmp(s, ".Inf") || !strcmp(s, ".INF") ||
 	    !strcmp(n->str, ".nan") || !strcmp(n->str, ".NaN") || !strcmp(n->str, ".NAN"))
 		return SK_FLOAT;
