@@ -145,11 +145,6 @@ void sb_grow(struct strbuf *sb, size_t n)
 	grow(&sb->buf, &sb->cap, sb->len + n + 1, 1);
 }
 
-void sb_puts(struct strbuf *sb, const char *s)
-{
-	sb_add(sb, s, strlen(s));
-}
-
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;

@@ -51,7 +51,12 @@ static inline void sb_putc(struct strbuf *sb, char c)
 /* A string literal, its length known when compiled. */
 #define sb_lit(sb, literal) sb_add(sb, literal, sizeof(literal) - 1)
 
-void sb_puts(struct strbuf *sb, const char *s);
+/* Inline too: the model's keys are literals, whose length is then known. */
+static inline void sb_puts(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_release(struct strbuf *sb);
