@@ -383,8 +383,13 @@ const struct ynode *ymap_get(const struct ynode *map, const char *key)
 {
 	if (!map || map->kind != Y_MAP)
 		return NULL;
-	for (size_t i = 0; i < ymap_len(map); i++)
-		if (!strcmp(ymap_key(map, i)->str, key))
+	/* the first byte before strcmp(): the loaders ask for every key
+	 * of every entry, mostly keys that are not there */
+	for (size_t i = 0; i < ymap_len(map); i++) {
+		const char *k = ymap_key(map, i)->str;
+
+		if (k[0] == key[0] && !strcmp(k, key))
 			return ymap_value(map, i);
+	}
 	return NULL;
 }
