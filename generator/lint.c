@@ -97,6 +97,9 @@ static void lint_command(struct registry *reg, const struct command *c)
 	const char *t = command_sized_type(c);
 	uint32_t lo = UINT32_MAX, hi = 0;
 	const char *lo_abi = NULL, *hi_abi = NULL;
+	/* a size that fits the smallest size field fits them all */
+	const struct layout *smallest = registry_smallest(reg, layout_max_size);
+	uint32_t min_max = smallest ? layout_max_size(smallest) : UINT32_MAX;
 
 	if (c->plain)	/* no macro, no type: its size field is only a decoding */
 		return;
@@ -130,7 +133,7 @@ static void lint_command(struct registry *reg, const struct command *c)
 			hi = n->size;
 			hi_abi = reg->abis[k].name;
 		}
-		for (size_t l = 0; l < reg->n_layouts; l++)
+		for (size_t l = 0; n->size > min_max && l < reg->n_layouts; l++)
 			if (n->size > layout_max_size(&reg->layouts[l]))
 				add(reg, LINT_SIZE_OVERFLOW, c, reg->abis[k].name, arg_mark(c),
 				    arena_printf(a, "%u bytes on %s, more than layout '%s' holds", n->size,
