@@ -25,6 +25,12 @@ static void put_uint(struct strbuf *sb, unsigned long long v)
 	sb_add(sb, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+/* The bytes a JSON string holds as they are: all but '"', '\\' and the
+ * control characters (NUL among them, which ends the run). */
+static const bool json_plain[256] = {
+	[' ' ... '"' - 1] = true, ['"' + 1 ... '\\' - 1] = true, ['\\' + 1 ... 0xff] = true,
+};
+
 /* The characters of s as a JSON string holds them, without the quotes. */
 static void jescape(struct strbuf *sb, const char *s)
 {
@@ -34,7 +40,7 @@ static void jescape(struct strbuf *sb, const char *s)
 		/* the run of characters that need no escape, at once */
 		size_t run = 0;
 
-		while (p[run] >= 0x20 && p[run] != '"' && p[run] != '\\')
+		while (json_plain[p[run]])
 			run++;
 		sb_add(sb, (const char *)p, run);
 		p += run;
