@@ -32,15 +32,27 @@ struct strbuf {
 
 void sb_grow(struct strbuf *sb, size_t n);
 
+/* Room for n more bytes and the NUL: where they go.  Write them there,
+ * then count them in with sb_wrote(). */
+static inline char *sb_room(struct strbuf *sb, size_t n)
+{
+	if (sb->cap - sb->len < n + 1)
+		sb_grow(sb, n);
+	return sb->buf + sb->len;
+}
+
+static inline void sb_wrote(struct strbuf *sb, size_t n)
+{
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
 /* Inline: the model is megabytes of short pieces, and a call per piece
  * was a third of the time `ioctlgen model` takes. */
 static inline void sb_add(struct strbuf *sb, const char *s, size_t n)
 {
-	if (sb->cap - sb->len < n + 1)
-		sb_grow(sb, n);
-	memcpy(sb->buf + sb->len, s, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
+	memcpy(sb_room(sb, n), s, n);
+	sb_wrote(sb, n);
 }
 
 static inline void sb_putc(struct strbuf *sb, char c)
