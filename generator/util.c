@@ -55,7 +55,8 @@ void grow(void *v, size_t *cap, size_t n, size_t sz)
 	*vp = xrealloc(*vp, *cap * sz);
 }
 
-void *arena_alloc(struct arena *a, size_t size)
+/* Room for size bytes in the arena, not zeroed. */
+static void *arena_take(struct arena *a, size_t size)
 {
 	struct arena_block *b = a->head;
 	size_t align = sizeof(max_align_t);
@@ -75,13 +76,17 @@ void *arena_alloc(struct arena *a, size_t size)
 	void *p = (char *)b->data + b->used;
 
 	b->used += size;
-	memset(p, 0, size);
 	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	return memset(arena_take(a, size), 0, size);
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-	char *p = arena_alloc(a, n + 1);
+	char *p = arena_take(a, n + 1);	/* every byte written below */
 
 	memcpy(p, s, n);
 	p[n] = '\0';
@@ -142,7 +147,10 @@ void arena_release(struct arena *a)
 /* Room for n more bytes and the terminating NUL. */
 void sb_grow(struct strbuf *sb, size_t n)
 {
-	grow(&sb->buf, &sb->cap, sb->len + n + 1, 1);
+	size_t need = sb->len + n + 1;
+
+	/* most buffers hold a line or a list of names: start with room for it */
+	grow(&sb->buf, &sb->cap, need < 64 ? 64 : need, 1);
 }
 
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
