@@ -127,11 +127,21 @@ const char *scalar_text(const struct ynode *n)
 	return n && n->kind == Y_SCALAR ? n->str : NULL;
 }
 
+static bool ident_start(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+/* A loop, not all_of(): strspn() with a set this long builds a table of
+ * all 256 bytes at every call. */
 bool is_identifier(const char *s)
 {
-	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+	if (!ident_start(*s))
 		return false;
-	return all_of(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+	for (; *s; s++)
+		if (!ident_start(*s) && !(*s >= '0' && *s <= '9'))
+			return false;
+	return true;
 }
 
 
