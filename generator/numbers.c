@@ -14,35 +14,18 @@ static int size_key_cmp(const void *key, const void *elem)
 	return strcmp(key, ((const struct size_entry *)elem)->type);
 }
 
-/*
- * abi_sizeof(), trying index *hint first: where type was on the ABI before.
- * The sizes files of the ABIs list much the same types, so a command's type
- * is mostly at the same place in each (a bsearch() per command and ABI was
- * most of the time of numbering).
- */
-static bool sizeof_hinted(const struct abi *abi, const char *type, uint32_t *size, size_t *hint)
+bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
 {
 	const struct size_entry *e;
 
-	if (*hint < abi->n_sizes && !strcmp(abi->sizes[*hint].type, type)) {
-		*size = abi->sizes[*hint].size;
-		return true;
-	}
+	/* bsearch() on a NULL array is undefined, even with no elements. */
 	if (!abi->n_sizes)
 		return false;
 	e = bsearch(type, abi->sizes, abi->n_sizes, sizeof(*abi->sizes), size_key_cmp);
 	if (!e)
 		return false;
 	*size = e->size;
-	*hint = (size_t)(e - abi->sizes);
 	return true;
-}
-
-bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
-{
-	size_t hint = SIZE_MAX;
-
-	return sizeof_hinted(abi, type, size, &hint);
 }
 
 /* An absent: entry, NAME or HEADER:NAME (header NULL for the first). */
@@ -285,30 +268,89 @@ static bool *absent_table(const struct registry *reg, size_t n_cmds)
 	return lacks;
 }
 
+/* What abi_sizeof() says of a command's sized type on one ABI. */
+struct measured {
+	bool found;
+	uint32_t size;
+};
+
+/* A command's sized type, and its place in spec order. */
+struct by_type {
+	const char *type;
+	size_t index;
+};
+
+static int by_type_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const struct by_type *)pa)->type, ((const struct by_type *)pb)->type);
+}
+
+/*
+ * abi_sizeof() of every command's sized type on every ABI, in
+ * m[index * n_abis + k]: the commands sorted by type, walked beside each
+ * ABI's sizes, which are sorted too.  A bsearch() per command and ABI was
+ * most of the time of numbering.
+ */
+static struct measured *measured_table(const struct registry *reg, size_t n_cmds)
+{
+	size_t n_slots = n_cmds * reg->n_abis + 1, n = 0, index = 0;
+	struct measured *m = memset(xrealloc(NULL, n_slots * sizeof(*m)), 0, n_slots * sizeof(*m));
+	struct by_type *v = xrealloc(NULL, (n_cmds + 1) * sizeof(*v));
+
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++, index++) {
+			const char *t = command_sized_type(&reg->headers[h].commands[i]);
+
+			if (t)
+				v[n++] = (struct by_type){ t, index };
+		}
+	if (n)
+		qsort(v, n, sizeof(*v), by_type_cmp);
+	for (size_t k = 0; k < reg->n_abis; k++) {
+		const struct abi *abi = &reg->abis[k];
+
+		for (size_t i = 0, j = 0; i < n && j < abi->n_sizes;) {
+			int c = strcmp(v[i].type, abi->sizes[j].type);
+
+			if (c > 0) {
+				j++;
+			} else {	/* the next command may have the same type */
+				if (c == 0)
+					m[v[i].index * reg->n_abis + k] = (struct measured){ true, abi->sizes[j].size };
+				i++;
+			}
+		}
+	}
+	free(v);
+	return m;
+}
+
 void commands_number(struct registry *reg)
 {
 	uint32_t max_size = UINT32_MAX;
 	const struct layout *ls = registry_smallest(reg, layout_max_size);
 	size_t n_cmds = 0, index = 0;
 	bool *lacks;
+	struct measured *measured;
 
 	if (ls)
 		max_size = layout_max_size(ls);
 	for (size_t h = 0; h < reg->n_headers; h++)
 		n_cmds += reg->headers[h].n_commands;
 	lacks = absent_table(reg, n_cmds);
+	measured = measured_table(reg, n_cmds);
 	for (size_t h = 0; h < reg->n_headers; h++) {
 		for (size_t i = 0; i < reg->headers[h].n_commands; i++, index++) {
 			struct command *c = &reg->headers[h].commands[i];
 			const char *t = command_sized_type(c);
 			bool overflow_reported = false;
-			size_t hint = SIZE_MAX;
 
 			c->numbers = arena_alloc(&reg->arena, (reg->n_abis + 1) * sizeof(*c->numbers));
 			for (size_t k = 0; k < reg->n_abis; k++) {
 				const struct abi *abi = &reg->abis[k];
 				struct abi_number *num = &c->numbers[k];
-				uint32_t size = 0;
+				const struct measured *ms = &measured[index * reg->n_abis + k];
+				uint32_t size = ms->size;	/* 0 without a sized type */
 
 				/* abi_has(), with the absent: lists looked up once */
 				if (!abi->layout || !abi->sizes_file || lacks[index * reg->n_abis + k] ||
@@ -326,7 +368,7 @@ void commands_number(struct registry *reg)
 				}
 				if (c->legacy)
 					check_legacy(reg, c, abi);
-				if (t && !sizeof_hinted(abi, t, &size, &hint)) {
+				if (t && !ms->found) {
 					CMD_ERR(reg, c, c->legacy ? c->legacy->spell_mark : c->type_mark,
 						"missing-size",
 					    "%s: no measured size of '%s' on %s: run 'make sizes'", c->name, t,
@@ -374,6 +416,7 @@ void commands_number(struct registry *reg)
 		}
 	}
 	free(lacks);
+	free(measured);
 }
 
 void commands_spell(struct registry *reg)
