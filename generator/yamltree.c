@@ -6,7 +6,7 @@
 #include "yamltree.h"
 
 struct builder {
-	struct arena *a;
+	struct arena *a, *texts;
 	struct diags *d;
 	const char *file;
 	const char *data;
@@ -283,7 +283,7 @@ static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned in
 			return NULL;
 		}
 		node = new_node(b, Y_SCALAR, ev->start_mark);
-		node->str = arena_strndup(b->a, (const char *)ev->data.scalar.value,
+		node->str = arena_strndup(b->texts, (const char *)ev->data.scalar.value,
 					  ev->data.scalar.length);
 		node->len = ev->data.scalar.length;
 		node->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
@@ -310,10 +310,10 @@ static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned in
 	}
 }
 
-struct ynode *ytree_parse(struct arena *a, struct diags *d, const char *file,
+struct ynode *ytree_parse(struct arena *a, struct arena *texts, struct diags *d, const char *file,
 			  const char *data, size_t len)
 {
-	struct builder b = { .a = a, .d = d, .file = file, .data = data, .len = len };
+	struct builder b = { .a = a, .texts = texts, .d = d, .file = file, .data = data, .len = len };
 	struct ynode *root = NULL;
 	yaml_event_t ev;
 	unsigned int errors = d->errors;
