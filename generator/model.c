@@ -4,6 +4,7 @@
  * templates never compute.  Layout of the document: docs/dev/contracts.md.
  * Output is deterministic: spec order, no time, no absolute paths.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "ioctlgen.h"
@@ -12,7 +13,22 @@ struct json {
 	struct strbuf *sb;
 	int depth;
 	bool first;	/* no comma before the next member */
+	/* model_write_pieces(): where the pieces go, and the first failure */
+	int (*put)(void *ctx, const char *data, size_t len);
+	void *ctx;
+	int failed, saved_errno;
 };
+
+/* Hand what the buffer holds to put(), and empty it. */
+static void json_put(struct json *j)
+{
+	if (!j->failed && j->put(j->ctx, j->sb->buf, j->sb->len)) {
+		j->failed = -1;
+		j->saved_errno = errno;
+	}
+	j->sb->len = 0;
+	j->sb->buf[0] = '\0';
+}
 
 /* printf() for every number was a tenth of the time of `ioctlgen model`. */
 static inline void put_uint(struct strbuf *sb, unsigned long long v)
@@ -133,6 +149,8 @@ static inline void close_(struct json *j, char c)
 		indent(j, false, NULL);
 	sb_putc(j->sb, c);
 	j->first = false;
+	if (j->put && j->sb->len >= MODEL_PIECE)
+		json_put(j);
 }
 
 static void kstr(struct json *j, const char *key, const char *v)
@@ -578,7 +596,13 @@ static void write_lint(struct json *j, const struct registry *reg)
 
 void model_write(const struct registry *reg, struct strbuf *out)
 {
-	struct json j = { out, 0, true };
+	model_write_pieces(reg, out, NULL, NULL);
+}
+
+int model_write_pieces(const struct registry *reg, struct strbuf *out,
+		       int (*put)(void *ctx, const char *data, size_t len), void *ctx)
+{
+	struct json j = { out, 0, true, put, ctx, 0, 0 };
 	const struct layout *ls = registry_smallest(reg, layout_max_size);
 
 	sb_putc(out, '{');
@@ -603,4 +627,9 @@ void model_write(const struct registry *reg, struct strbuf *out)
 		write_lint(&j, reg);
 	close_(&j, '}');
 	sb_putc(out, '\n');
+	if (put) {
+		json_put(&j);
+		errno = j.saved_errno;
+	}
+	return j.failed;
 }

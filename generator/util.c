@@ -179,56 +179,85 @@ void sb_release(struct strbuf *sb)
 	sb->len = sb->cap = 0;
 }
 
-int write_file_atomic(const char *path, const char *data, size_t len)
+int atomic_open(struct atomic_file *f, const char *path)
 {
 	size_t plen = strlen(path);
-	char *tmp = xrealloc(NULL, plen + 16);
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
-	int fd, saved;
+	int saved;
 
+	f->path = path;
+	f->tmp = xrealloc(NULL, plen + 16);
 	/* .name.XXXXXX beside the target, so rename() stays on one file system;
 	 * the name cut short, so that a 255-byte target's temp name fits too. */
-	memcpy(tmp, path, dirlen);
-	snprintf(tmp + dirlen, plen - dirlen + 16, ".%.200s.XXXXXX", path + dirlen);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		goto fail;
+	memcpy(f->tmp, path, dirlen);
+	snprintf(f->tmp + dirlen, plen - dirlen + 16, ".%.200s.XXXXXX", path + dirlen);
+	f->fd = mkstemp(f->tmp);
+	if (f->fd >= 0)
+		return 0;
+	saved = errno;
+	free(f->tmp);
+	f->tmp = NULL;
+	errno = saved;
+	return -1;
+}
+
+int atomic_write(struct atomic_file *f, const char *data, size_t len)
+{
 	for (size_t off = 0; off < len;) {
-		ssize_t w = write(fd, data + off, len - off);
+		ssize_t w = write(f->fd, data + off, len - off);
 
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			goto fail_fd;
+			return -1;
 		}
 		off += (size_t)w;
 	}
-	if (fchmod(fd, 0644) || fsync(fd))
-		goto fail_fd;
-	if (close(fd)) {
-		fd = -1;
-		goto fail_fd;
-	}
-	if (rename(tmp, path))
-		goto fail_unlink;
-	free(tmp);
 	return 0;
+}
 
-fail_fd:
-	saved = errno;
-	if (fd >= 0)
-		close(fd);
+int atomic_commit(struct atomic_file *f)
+{
+	if (fchmod(f->fd, 0644) || fsync(f->fd))
+		return -1;
+	if (close(f->fd)) {
+		f->fd = -1;
+		return -1;
+	}
+	f->fd = -1;
+	if (rename(f->tmp, f->path))
+		return -1;
+	free(f->tmp);
+	f->tmp = NULL;
+	return 0;
+}
+
+void atomic_abort(struct atomic_file *f)
+{
+	int saved = errno;
+
+	if (f->fd >= 0)
+		close(f->fd);
+	if (f->tmp)
+		unlink(f->tmp);
+	free(f->tmp);
+	f->tmp = NULL;
+	f->fd = -1;
 	errno = saved;
-fail_unlink:
-	saved = errno;
-	unlink(tmp);
-	errno = saved;
-fail:
-	saved = errno;
-	free(tmp);
-	errno = saved;
-	return -1;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	struct atomic_file f;
+
+	if (atomic_open(&f, path))
+		return -1;
+	if (atomic_write(&f, data, len) || atomic_commit(&f)) {
+		atomic_abort(&f);
+		return -1;
+	}
+	return 0;
 }
 
 char *read_file(const char *path, size_t *len)

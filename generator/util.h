@@ -79,10 +79,23 @@ void *xrealloc(void *p, size_t size);
 void grow(void *v, size_t *cap, size_t n, size_t sz);
 
 /*
- * Write data to path through a temporary file in the same directory and a
+ * A file written through a temporary file in the same directory and a
  * rename, so a reader (or an interrupted run) sees the old or the new file,
- * never half of one.  Returns 0, or -1 with errno set.
+ * never half of one.  Each returns 0, or -1 with errno set; after a
+ * failure, or to give up, atomic_abort() removes the temporary file.
  */
+struct atomic_file {
+	const char *path;
+	char *tmp;
+	int fd;
+};
+
+int atomic_open(struct atomic_file *f, const char *path);
+int atomic_write(struct atomic_file *f, const char *data, size_t len);
+/* Sync the data and rename the temporary file over path. */
+int atomic_commit(struct atomic_file *f);
+void atomic_abort(struct atomic_file *f);
+/* All of it for data at hand. */
 int write_file_atomic(const char *path, const char *data, size_t len);
 
 /*
