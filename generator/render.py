@@ -232,19 +232,20 @@ def check_definitions(error, constants, types, cmds):
         except escape.UnsafeText as e:
             raise error(k, f"{k['name']!r}: {e}") from None
     for t in types:
+        entry = t
         try:
             escape.c_code(t["name"], "name")
             escape.c_code(t["kind"], "kind")
-            for m in t["members"]:
-                escape.c_code(m["name"], "member name")
-                escape.c_code(m["type"], "member type")
-                if m["len"] is not None:
-                    escape.c_code(m["len-text"] or str(m["len"]), "array length")
-            for v in t["values"]:
-                escape.c_code(v["name"], "name")
-                escape.c_code(str(v["value"]), "value")
+            for entry in t["members"]:
+                escape.c_code(entry["name"], "member name")
+                escape.c_code(entry["type"], "member type")
+                if entry["len"] is not None:
+                    escape.c_code(entry["len-text"] or str(entry["len"]), "array length")
+            for entry in t["values"]:
+                escape.c_code(entry["name"], "name")
+                escape.c_code(str(entry["value"]), "value")
         except escape.UnsafeText as e:
-            raise error(t, f"{t['name']!r}: {e}") from None
+            raise error(entry, f"{t['name']!r}: {e}") from None
         if t["kind"] not in ("struct", "union", "enum"):
             raise error(t, f"{t['name']!r}: kind {t['kind']!r} is no struct, union or enum")
     for c in cmds:
