@@ -232,7 +232,8 @@ def entries_of(u, old, ctx, left):
     """The entries of a unit the registry can hold; the others go to left."""
     known = {e.name for e in old.records} if old else set()
     olds = {e.name: e for e in old.records} if old else {}
-    left += [(u.label, x) for x in u.left]
+    # a name the registry holds (a reserved entry: BLKELVGET under #if 0) is not left out
+    left += [(u.label, x) for x in u.left if x.name not in known]
     out = []
     for f in u.commands:
         e = f.entry
