@@ -91,6 +91,10 @@ def commands(model):
     """Every non-reserved command, with the C expression that yields its
     number (families with every parameter 0)."""
     out = []
+    # the kernel's own compat structs (kernel-internal types: struct
+    # usbdevfs_ctrltransfer32) are defined by the userspace probes only
+    kernel_types = {t["c-name"] for h in model["headers"] for t in h.get("types") or []
+                    if t["kernel-internal"]}
     for hi, hdr in enumerate(model["headers"]):
         for c in hdr["commands"]:
             if c.get("reserved"):
@@ -106,6 +110,7 @@ def commands(model):
             out.append({"name": c["name"], "expr": expr, "header": hdr["path"],
                         "hidx": hi, "numbers": numbers,
                         "libc_named": any(v.get("alias-of") for v in c.get("variants") or []),
+                        "kernel_typed": bool(kernel_types & set(c.get("measure") or [])),
                         "source": c.get("source", hdr.get("spec", ""))})
     return out
 

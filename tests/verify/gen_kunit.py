@@ -100,8 +100,11 @@ def main():
         # A name the header makes another command's by the C library's
         # types (SIOCGSTAMP: ?: on sizeof(struct timeval)) has no value in
         # kernel context on 32-bit, which has no struct timeval; the kernel
-        # itself uses SIOCGSTAMP_OLD and _NEW.  Userspace checks it.
-        mine = [c for c in cmds if c["hidx"] == i and abi in c["numbers"] and not c["libc_named"]]
+        # itself uses SIOCGSTAMP_OLD and _NEW.  Userspace checks it, and
+        # the commands that pass a compat struct the kernel defines in its
+        # own headers (kernel-internal types: USBDEVFS_CONTROL32).
+        mine = [c for c in cmds if c["hidx"] == i and abi in c["numbers"] and
+                not c["libc_named"] and not c["kernel_typed"]]
         if not mine:
             continue
         unit = {"index": i, "path": h["path"], "case": case_name(h["path"]),
