@@ -40,6 +40,8 @@ R_UNUSED_HELPER = ("a helper macro no definition uses: a parameter is the whole 
                    "or magic code (no command of its own)")
 R_WHOLE_NR = "a helper macro: the parameter is the whole nr (no command of its own)"
 R_TYPE_UNDEF = "its argument type is defined by no exported header (kernel-internal, or gone)"
+R_TYPE_NOWHERE = ("not an ioctl command any more: no file of the kernel tree defines its argument "
+                  "type, so nothing can build it and no kernel serves it")
 R_OVERFLOW = "its size overflows the size field of a layout (ioctlgen's size-overflow error)"
 R_VARIANT = "spelled otherwise on some ABIs (an #ifdef on the word size or the ARCH): one entry cannot hold it"
 R_CONST = "magic or nr is not an integer constant expression"

@@ -6,9 +6,10 @@ import argparse
 import concurrent.futures
 import os
 import re
+import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import Error, argtypes, cc, classify, leftout, registry, results_of, specwrite, variants
 from .cc import Compiler
@@ -403,6 +404,27 @@ def main(argv=None):
     return status
 
 
+def dead_types(tree, left):
+    """A command left out because no exported header defines its type,
+    when no file of the kernel tree defines it either (r128_drm.h's
+    drm_r128_clear2_t), is a dead definition: nothing can build it and no
+    kernel serves it.  One grep over the tree for all such types."""
+    undef = {x.detail for _, x in left if x.reason == classify.R_TYPE_UNDEF}
+    if not undef:
+        return left
+    tag = {t: re.sub(r"^(struct|union|enum)\s+", "", t) for t in undef}
+    names = "|".join(sorted(re.escape(n) for n in set(tag.values())))
+    r = subprocess.run(["grep", "-rhoE", "--include=*.h", "--include=*.c",
+                        rf"(struct|union|enum) +({names}) *\{{|\}} *({names}) *;", tree],
+                       capture_output=True, text=True)
+    if r.returncode > 1:
+        raise Error(f"{tree}: error: grep for the definitions of {', '.join(sorted(undef))} "
+                    f"failed: {r.stderr.strip()}")
+    found = set(re.findall(r"\b(?:" + names + r")\b", r.stdout))
+    return [(label, replace(x, reason=classify.R_TYPE_NOWHERE) if x.reason ==
+             classify.R_TYPE_UNDEF and tag[x.detail] not in found else x) for label, x in left]
+
+
 def write(args, ctx, units, hdir, left_path):
     status = 0
     left, written, expect = [], set(), {}
@@ -445,6 +467,7 @@ def write(args, ctx, units, hdir, left_path):
                  f"more; file kept")
             status = 1
     read_back(args.spec, expect, stats.new_names)
+    left = dead_types(args.tree, left)
     if specwrite.write_if_changed(left_path, leftout.render(left)) and not args.quiet:
         print(f"  {'LEFTOUT':<7} {left_path}")
     if not args.quiet:
