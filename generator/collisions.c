@@ -68,10 +68,15 @@ void collision_names(const struct collision *col, struct strbuf *sb, bool with_h
 	for (size_t g = 0; g < col->n_groups; g++) {
 		long i;
 
+		/* sb_puts, not sb_printf: the check and the lint list thousands */
 		for (size_t k = 0; (i = collision_member(col, g, k)) >= 0; k++) {
-			sb_printf(sb, "%s%s", k ? " = " : g ? ", " : "", col->cmds[i]->name);
-			if (with_headers)
-				sb_printf(sb, " (%s)", col->cmds[i]->header->path);
+			sb_puts(sb, k ? " = " : g ? ", " : "");
+			sb_puts(sb, col->cmds[i]->name);
+			if (with_headers) {
+				sb_lit(sb, " (");
+				sb_puts(sb, col->cmds[i]->header->path);
+				sb_putc(sb, ')');
+			}
 		}
 	}
 }

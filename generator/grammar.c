@@ -31,7 +31,7 @@ static const char *const keywords[] = {
 static bool is_keyword(const char *s, size_t n)
 {
 	for (size_t i = 0; i < sizeof(keywords) / sizeof(*keywords); i++)
-		if (strlen(keywords[i]) == n && !memcmp(keywords[i], s, n))
+		if (keywords[i][0] == s[0] && strlen(keywords[i]) == n && !memcmp(keywords[i], s, n))
 			return true;
 	return false;
 }

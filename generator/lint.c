@@ -97,6 +97,9 @@ static void lint_command(struct registry *reg, const struct command *c)
 	const char *t = command_sized_type(c);
 	uint32_t lo = UINT32_MAX, hi = 0;
 	const char *lo_abi = NULL, *hi_abi = NULL;
+	/* a size that fits the smallest size field fits them all */
+	const struct layout *smallest = registry_smallest(reg, layout_max_size);
+	uint32_t min_max = smallest ? layout_max_size(smallest) : UINT32_MAX;
 
 	if (c->plain)	/* no macro, no type: its size field is only a decoding */
 		return;
@@ -130,7 +133,7 @@ static void lint_command(struct registry *reg, const struct command *c)
 			hi = n->size;
 			hi_abi = reg->abis[k].name;
 		}
-		for (size_t l = 0; l < reg->n_layouts; l++)
+		for (size_t l = 0; n->size > min_max && l < reg->n_layouts; l++)
 			if (n->size > layout_max_size(&reg->layouts[l]))
 				add(reg, LINT_SIZE_OVERFLOW, c, reg->abis[k].name, arg_mark(c),
 				    arena_printf(a, "%u bytes on %s, more than layout '%s' holds", n->size,
@@ -165,15 +168,46 @@ static bool matches(const char *pattern)
 }
 
 /*
+ * The include directories of every arch in the tree, globbed once: globbing
+ * arch/<*>/include/... again for each file a row names took thousands of
+ * stat() calls, a fifth of the time of `ioctlgen model --tree`.
+ */
+struct arch_roots {
+	glob_t uapi, include;	/* arch/<*>/include/uapi, arch/<*>/include */
+	bool have_uapi, have_include;
+};
+
+static void arch_roots_find(struct arena *a, const char *tree, struct arch_roots *r)
+{
+	r->have_uapi = !glob(arena_printf(a, "%s/arch/*/include/uapi", tree), 0, NULL, &r->uapi);
+	r->have_include = !glob(arena_printf(a, "%s/arch/*/include", tree), 0, NULL, &r->include);
+}
+
+static void arch_roots_free(struct arch_roots *r)
+{
+	globfree(&r->uapi);
+	globfree(&r->include);
+}
+
+/* Does name (which may be a glob) match below one of the directories? */
+static bool matches_below(struct arena *a, const glob_t *dirs, bool have, const char *name)
+{
+	for (size_t i = 0; have && i < dirs->gl_pathc; i++)
+		if (matches(arena_printf(a, "%s/%s", dirs->gl_pathv[i], name)))
+			return true;
+	return false;
+}
+
+/*
  * Does the file a row names exist where the kernel keeps it?  Rows write
  * linux/fs.h, uapi/linux/tee.h, include/uapi/linux/stm.h, drivers/.../x.h or
  * globs such as linux/dvb/ *.h (which count when they match something).
  */
-static bool header_exists(struct arena *a, const char *tree, const char *h)
+static bool header_exists(struct arena *a, const char *tree, const struct arch_roots *arch,
+			  const char *h)
 {
 	static const char *const prefixes[] = { "include/uapi/", "include/", "uapi/" };
-	static const char *const roots[] = { "include/uapi", "include", "arch/*/include/uapi",
-					     "arch/*/include" };
+	static const char *const roots[] = { "include/uapi", "include" };
 	const char *name = h;
 
 	if (matches(arena_printf(a, "%s/%s", tree, h)))
@@ -181,14 +215,17 @@ static bool header_exists(struct arena *a, const char *tree, const char *h)
 	for (size_t i = 0; i < 3; i++)
 		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 			name += strlen(prefixes[i]);
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < 2; i++)
 		if (matches(arena_printf(a, "%s/%s/%s", tree, roots[i], name)))
 			return true;
-	return false;
+	return matches_below(a, &arch->uapi, arch->have_uapi, name) ||
+	       matches_below(a, &arch->include, arch->have_include, name);
 }
 
 void registry_lint(struct registry *reg, const char *tree)
 {
+	struct arch_roots arch;
+
 	reg->lint_tree = tree;
 	reg->linted = true;
 	for (size_t h = 0; h < reg->n_headers; h++)
@@ -220,13 +257,15 @@ void registry_lint(struct registry *reg, const char *tree)
 	}
 	if (!tree)
 		return;
+	arch_roots_find(&reg->arena, tree, &arch);
 	for (size_t i = 0; i < reg->n_rows; i++) {
 		const struct magic_row *r = &reg->rows[i];
 
 		for (size_t k = 0; k < r->n_headers; k++)
-			if (!header_exists(&reg->arena, tree, r->headers[k]))
+			if (!header_exists(&reg->arena, tree, &arch, r->headers[k]))
 				add(reg, LINT_MISSING_HEADER, NULL, NULL, r->mark,
 				    arena_printf(&reg->arena, "code %s seq %s names %s", r->code_text, r->seq,
 						 r->headers[k]));
 	}
+	arch_roots_free(&arch);
 }

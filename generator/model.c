@@ -4,6 +4,7 @@
  * templates never compute.  Layout of the document: docs/dev/contracts.md.
  * Output is deterministic: spec order, no time, no absolute paths.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "ioctlgen.h"
@@ -12,10 +13,25 @@ struct json {
 	struct strbuf *sb;
 	int depth;
 	bool first;	/* no comma before the next member */
+	/* model_write_pieces(): where the pieces go, and the first failure */
+	int (*put)(void *ctx, const char *data, size_t len);
+	void *ctx;
+	int failed, saved_errno;
 };
 
+/* Hand what the buffer holds to put(), and empty it. */
+static void json_put(struct json *j)
+{
+	if (!j->failed && j->put(j->ctx, j->sb->buf, j->sb->len)) {
+		j->failed = -1;
+		j->saved_errno = errno;
+	}
+	j->sb->len = 0;
+	j->sb->buf[0] = '\0';
+}
+
 /* printf() for every number was a tenth of the time of `ioctlgen model`. */
-static void put_uint(struct strbuf *sb, unsigned long long v)
+static inline void put_uint(struct strbuf *sb, unsigned long long v)
 {
 	char buf[24], *p = buf + sizeof(buf);
 
@@ -24,6 +40,12 @@ static void put_uint(struct strbuf *sb, unsigned long long v)
 	while (v /= 10);
 	sb_add(sb, p, (size_t)(buf + sizeof(buf) - p));
 }
+
+/* The bytes a JSON string holds as they are: all but '"', '\\' and the
+ * control characters (NUL among them, which ends the run). */
+static const bool json_plain[256] = {
+	[' ' ... '"' - 1] = true, ['"' + 1 ... '\\' - 1] = true, ['\\' + 1 ... 0xff] = true,
+};
 
 /* The characters of s as a JSON string holds them, without the quotes. */
 static void jescape(struct strbuf *sb, const char *s)
@@ -34,7 +56,7 @@ static void jescape(struct strbuf *sb, const char *s)
 		/* the run of characters that need no escape, at once */
 		size_t run = 0;
 
-		while (p[run] >= 0x20 && p[run] != '"' && p[run] != '\\')
+		while (json_plain[p[run]])
 			run++;
 		sb_add(sb, (const char *)p, run);
 		p += run;
@@ -74,35 +96,43 @@ static void jstr(struct json *j, const char *s)
 	sb_putc(j->sb, '"');
 }
 
-static void indent(struct json *j)
-{
-	static const char nl[] = "\n                                                ";
-	size_t n = 1 + 2 * (size_t)j->depth;
+/*
+ * The helpers that write a member are inline: the key is a literal at most
+ * calls, so its length and copy are known when compiled, and the 66,000
+ * numbers of the model take no call per piece.
+ */
 
-	if (n < sizeof(nl)) {
-		sb_add(j->sb, nl, n);
-		return;
+/* A newline and the indent, after a comma unless comma is false, then
+ * "key": unless key is NULL: the model's most frequent piece, written in
+ * place after one check for room. */
+static inline void indent(struct json *j, bool comma, const char *key)
+{
+	size_t n = 2 * (size_t)j->depth, klen = key ? strlen(key) : 0;
+	char *start = sb_room(j->sb, 2 + n + klen + 4), *p = start;
+
+	if (comma)
+		*p++ = ',';
+	*p++ = '\n';
+	memset(p, ' ', n);
+	p += n;
+	if (key) {	/* our own words: nothing to escape */
+		*p++ = '"';
+		memcpy(p, key, klen);
+		p += klen;
+		memcpy(p, "\": ", 3);
+		p += 3;
 	}
-	sb_putc(j->sb, '\n');
-	for (int i = 0; i < j->depth; i++)
-		sb_lit(j->sb, "  ");
+	sb_wrote(j->sb, (size_t)(p - start));
 }
 
 /* Start a member (with key) or an array element (key NULL). */
-static void member(struct json *j, const char *key)
+static inline void member(struct json *j, const char *key)
 {
-	if (!j->first)
-		sb_putc(j->sb, ',');
+	indent(j, !j->first, key);
 	j->first = false;
-	indent(j);
-	if (key) {	/* our own words: nothing to escape */
-		sb_putc(j->sb, '"');
-		sb_puts(j->sb, key);
-		sb_lit(j->sb, "\": ");
-	}
 }
 
-static void open_(struct json *j, const char *key, char c)
+static inline void open_(struct json *j, const char *key, char c)
 {
 	member(j, key);
 	sb_putc(j->sb, c);
@@ -110,15 +140,17 @@ static void open_(struct json *j, const char *key, char c)
 	j->first = true;
 }
 
-static void close_(struct json *j, char c)
+static inline void close_(struct json *j, char c)
 {
 	bool empty = j->first;
 
 	j->depth--;
 	if (!empty)
-		indent(j);
+		indent(j, false, NULL);
 	sb_putc(j->sb, c);
 	j->first = false;
+	if (j->put && j->sb->len >= MODEL_PIECE)
+		json_put(j);
 }
 
 static void kstr(struct json *j, const char *key, const char *v)
@@ -127,7 +159,7 @@ static void kstr(struct json *j, const char *key, const char *v)
 	jstr(j, v);
 }
 
-static void kuint(struct json *j, const char *key, unsigned long long v)
+static inline void kuint(struct json *j, const char *key, unsigned long long v)
 {
 	member(j, key);
 	put_uint(j->sb, v);
@@ -139,7 +171,7 @@ static void kbool(struct json *j, const char *key, bool v)
 	sb_puts(j->sb, v ? "true" : "false");
 }
 
-static void khex(struct json *j, const char *key, uint32_t v)
+static inline void khex(struct json *j, const char *key, uint32_t v)
 {
 	static const char hex[] = "0123456789abcdef";
 	char buf[12] = { '"', '0', 'x' };
@@ -628,7 +660,13 @@ static void write_lint(struct json *j, const struct registry *reg)
 
 void model_write(const struct registry *reg, struct strbuf *out)
 {
-	struct json j = { out, 0, true };
+	model_write_pieces(reg, out, NULL, NULL);
+}
+
+int model_write_pieces(const struct registry *reg, struct strbuf *out,
+		       int (*put)(void *ctx, const char *data, size_t len), void *ctx)
+{
+	struct json j = { out, 0, true, put, ctx, 0, 0 };
 	const struct layout *ls = registry_smallest(reg, layout_max_size);
 
 	sb_putc(out, '{');
@@ -653,4 +691,9 @@ void model_write(const struct registry *reg, struct strbuf *out)
 		write_lint(&j, reg);
 	close_(&j, '}');
 	sb_putc(out, '\n');
+	if (put) {
+		json_put(&j);
+		errno = j.saved_errno;
+	}
+	return j.failed;
 }

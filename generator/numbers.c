@@ -14,35 +14,18 @@ static int size_key_cmp(const void *key, const void *elem)
 	return strcmp(key, ((const struct size_entry *)elem)->type);
 }
 
-/*
- * abi_sizeof(), trying index *hint first: where type was on the ABI before.
- * The sizes files of the ABIs list much the same types, so a command's type
- * is mostly at the same place in each (a bsearch() per command and ABI was
- * most of the time of numbering).
- */
-static bool sizeof_hinted(const struct abi *abi, const char *type, uint32_t *size, size_t *hint)
+bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
 {
 	const struct size_entry *e;
 
-	if (*hint < abi->n_sizes && !strcmp(abi->sizes[*hint].type, type)) {
-		*size = abi->sizes[*hint].size;
-		return true;
-	}
+	/* bsearch() on a NULL array is undefined, even with no elements. */
 	if (!abi->n_sizes)
 		return false;
 	e = bsearch(type, abi->sizes, abi->n_sizes, sizeof(*abi->sizes), size_key_cmp);
 	if (!e)
 		return false;
 	*size = e->size;
-	*hint = (size_t)(e - abi->sizes);
 	return true;
-}
-
-bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
-{
-	size_t hint = SIZE_MAX;
-
-	return sizeof_hinted(abi, type, size, &hint);
 }
 
 /* An absent: entry, NAME or HEADER:NAME (header NULL for the first). */
@@ -74,11 +57,14 @@ static bool absent(const struct abi *abi, const char *header, const char *name)
 
 /* absent: lists NAME, or header:NAME when only one header's NAME is missing
  * (asm-generic/ioctls.h:TCGETS2 on sparc, whose own asm/ioctls.h has one). */
+static bool arch_has(const struct abi *abi, const struct command *c)
+{
+	return !c->header->arch || (abi->arch && !strcmp(c->header->arch, abi->arch));
+}
+
 bool abi_has(const struct abi *abi, const struct command *c)
 {
-	if (c->header->arch && (!abi->arch || strcmp(c->header->arch, abi->arch)))
-		return false;
-	return !absent(abi, NULL, c->name) && !absent(abi, c->header->path, c->name);
+	return arch_has(abi, c) && !absent(abi, NULL, c->name) && !absent(abi, c->header->path, c->name);
 }
 
 /* ------------------------------------------------------------ spelling */
@@ -223,27 +209,152 @@ const char *command_alias_root_on(const struct command *c, const struct abi *abi
 	return v && v->alias_root ? v->alias_root : c->alias_root;
 }
 
+/* A command by name, and its place in spec order. */
+struct by_name {
+	const struct command *c;
+	size_t index;
+};
+
+static int by_name_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const struct by_name *)pa)->c->name, ((const struct by_name *)pb)->c->name);
+}
+
+/*
+ * What abi_has() says of every command on every ABI, lacks[index * n_abis + k]
+ * true where ABI k lacks the command of that spec-order index: each absent:
+ * entry looked up once among the commands sorted by name, instead of two
+ * bsearch()es of the absent: list per command and ABI (most of the time of
+ * numbering).  Arch headers are left to the caller.
+ */
+static bool *absent_table(const struct registry *reg, size_t n_cmds)
+{
+	size_t n_flags = n_cmds * reg->n_abis + 1;
+	bool *lacks = memset(xrealloc(NULL, n_flags * sizeof(*lacks)), 0, n_flags * sizeof(*lacks));
+	struct by_name *v = xrealloc(NULL, (n_cmds + 1) * sizeof(*v));
+	size_t n = 0;
+
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++, n++)
+			v[n] = (struct by_name){ &reg->headers[h].commands[i], n };
+	if (n)
+		qsort(v, n, sizeof(*v), by_name_cmp);
+	for (size_t k = 0; k < reg->n_abis; k++) {
+		for (size_t e = 0; e < reg->abis[k].n_absent; e++) {
+			/* NAME, or HEADER:NAME: a name never holds a ':' */
+			const char *entry = reg->abis[k].absent[e];
+			const char *colon = strrchr(entry, ':');
+			const char *name = colon ? colon + 1 : entry;
+			size_t lo = 0, hi = n;
+
+			while (lo < hi) {	/* the first command named name */
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (strcmp(v[mid].c->name, name) < 0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (; lo < n && !strcmp(v[lo].c->name, name); lo++) {
+				const char *path = v[lo].c->header->path;
+
+				if (!colon || (strlen(path) == (size_t)(colon - entry) &&
+					       !strncmp(path, entry, (size_t)(colon - entry))))
+					lacks[v[lo].index * reg->n_abis + k] = true;
+			}
+		}
+	}
+	free(v);
+	return lacks;
+}
+
+/* What abi_sizeof() says of a command's sized type on one ABI. */
+struct measured {
+	bool found;
+	uint32_t size;
+};
+
+/* A command's sized type, and its place in spec order. */
+struct by_type {
+	const char *type;
+	size_t index;
+};
+
+static int by_type_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const struct by_type *)pa)->type, ((const struct by_type *)pb)->type);
+}
+
+/*
+ * abi_sizeof() of every command's sized type on every ABI, in
+ * m[index * n_abis + k]: the commands sorted by type, walked beside each
+ * ABI's sizes, which are sorted too.  A bsearch() per command and ABI was
+ * most of the time of numbering.
+ */
+static struct measured *measured_table(const struct registry *reg, size_t n_cmds)
+{
+	size_t n_slots = n_cmds * reg->n_abis + 1, n = 0, index = 0;
+	struct measured *m = memset(xrealloc(NULL, n_slots * sizeof(*m)), 0, n_slots * sizeof(*m));
+	struct by_type *v = xrealloc(NULL, (n_cmds + 1) * sizeof(*v));
+
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++, index++) {
+			const char *t = command_sized_type(&reg->headers[h].commands[i]);
+
+			if (t)
+				v[n++] = (struct by_type){ t, index };
+		}
+	if (n)
+		qsort(v, n, sizeof(*v), by_type_cmp);
+	for (size_t k = 0; k < reg->n_abis; k++) {
+		const struct abi *abi = &reg->abis[k];
+
+		for (size_t i = 0, j = 0; i < n && j < abi->n_sizes;) {
+			int c = strcmp(v[i].type, abi->sizes[j].type);
+
+			if (c > 0) {
+				j++;
+			} else {	/* the next command may have the same type */
+				if (c == 0)
+					m[v[i].index * reg->n_abis + k] = (struct measured){ true, abi->sizes[j].size };
+				i++;
+			}
+		}
+	}
+	free(v);
+	return m;
+}
+
 void commands_number(struct registry *reg)
 {
 	uint32_t max_size = UINT32_MAX;
 	const struct layout *ls = registry_smallest(reg, layout_max_size);
+	size_t n_cmds = 0, index = 0;
+	bool *lacks;
+	struct measured *measured;
 
 	if (ls)
 		max_size = layout_max_size(ls);
+	for (size_t h = 0; h < reg->n_headers; h++)
+		n_cmds += reg->headers[h].n_commands;
+	lacks = absent_table(reg, n_cmds);
+	measured = measured_table(reg, n_cmds);
 	for (size_t h = 0; h < reg->n_headers; h++) {
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++, index++) {
 			struct command *c = &reg->headers[h].commands[i];
 			const char *t = command_sized_type(c);
 			bool overflow_reported = false;
-			size_t hint = SIZE_MAX;
 
 			c->numbers = arena_alloc(&reg->arena, (reg->n_abis + 1) * sizeof(*c->numbers));
 			for (size_t k = 0; k < reg->n_abis; k++) {
 				const struct abi *abi = &reg->abis[k];
 				struct abi_number *num = &c->numbers[k];
-				uint32_t size = 0;
+				const struct measured *ms = &measured[index * reg->n_abis + k];
+				uint32_t size = ms->size;	/* 0 without a sized type */
 
-				if (!abi->layout || !abi->sizes_file || !abi_has(abi, c) || c->by_name)
+				/* abi_has(), with the absent: lists looked up once */
+				if (!abi->layout || !abi->sizes_file || lacks[index * reg->n_abis + k] ||
+				    !arch_has(abi, c) || c->by_name)
 					continue;
 				if (c->plain) {
 					struct ioc_fields f;
@@ -257,7 +368,7 @@ void commands_number(struct registry *reg)
 				}
 				if (c->legacy)
 					check_legacy(reg, c, abi);
-				if (t && !sizeof_hinted(abi, t, &size, &hint)) {
+				if (t && !ms->found) {
 					CMD_ERR(reg, c, c->legacy ? c->legacy->spell_mark : c->type_mark,
 						"missing-size",
 					    "%s: no measured size of '%s' on %s: run 'make sizes'", c->name, t,
@@ -304,6 +415,8 @@ void commands_number(struct registry *reg)
 			}
 		}
 	}
+	free(lacks);
+	free(measured);
 }
 
 void commands_spell(struct registry *reg)

@@ -9,7 +9,8 @@ Writes into OUTDIR a tree that mirrors the kernel's paths:
   - the asm ioctl.h headers, one template per file under templates/kernel/,
     filled in from the layout table of the model;
   - every uapi header of the registry: the pristine header from the kernel
-    tree with its ioctl #defines rewritten in place (see UapiRewriter);
+    tree with its ioctl #defines rewritten in place (see UapiRewriter), or
+    for a header spec with `new: true` the whole header (NewHeader);
   - Documentation/userspace-api/ioctl/ioctl-number.rst, when its template
     templates/kernel/ioctl-number.rst.j2 exists.
 
@@ -50,14 +51,28 @@ class RenderError(Exception):
 
 class Output:
     """One rendered file: its kernel path, text, and the patch group it
-    belongs to (GROUP_ASM, GROUP_RST, or the spec file of a uapi header)."""
+    belongs to (GROUP_ASM, GROUP_RST, or the spec file of a uapi header).
+    A uapi header also says what it adds: `added` maps "constants",
+    "types" and "commands" to the names the pristine header lacks, `base`
+    is its text without them (None when it adds nothing: tools/make-patches
+    puts the additions in a patch of their own), and `new` is true for a
+    whole header the tree does not have."""
 
-    def __init__(self, path, text, group, spec, changes=None):
+    def __init__(self, path, text, group, spec, changes=None, base=None, added=None,
+                 new=False):
         self.path = path
         self.text = text
         self.group = group
         self.spec = spec
         self.changes = changes or {}
+        self.base = base
+        self.added = added or {"constants": [], "types": [], "commands": []}
+        self.new = new
+
+    def fields(self):
+        """What HeaderCache keeps: Output(*o.fields()) is o again."""
+        return (self.path, self.text, self.group, self.spec, self.changes, self.base,
+                self.added, self.new)
 
 
 def warn(msg):
@@ -153,6 +168,89 @@ def render_asm(env, model):
 
 
 # ---------------------------------------------------------------- uapi headers
+
+def uapi_path(header):
+    """Where the kernel keeps a uapi header: an arch header under its ARCH."""
+    arch = header.get("arch")
+    return (f"arch/{arch}/include/uapi/" if arch else "include/uapi/") + header["path"]
+
+
+def include_guard(header):
+    """The include guard of a whole generated header, as the kernel spells
+    the uapi ones: _UAPI_LINUX_IOCTL_EXAMPLE_H for linux/ioctl_example.h,
+    _UAPI_ASM_X86_FOO_H for asm/foo.h of ARCH x86."""
+    path = header["path"]
+    arch = header.get("arch")
+    if arch:
+        path = f"asm/{arch}/{path[4:]}" if path.startswith("asm/") else f"{arch}/{path}"
+    return "_UAPI_" + re.sub(r"[^A-Za-z0-9]", "_", path).upper()
+
+
+FIXED_WIDTH_RE = re.compile(r"\b__(?:[us](?:8|16|32|64)|(?:be|le)(?:16|32|64))\b")
+INCLUDE_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.+-]*)*\.h")
+
+
+def header_includes(header, types, cmds):
+    """The #includes of a whole generated header: the spec's includes, then
+    <linux/types.h> when a member or a command argument uses a fixed-width
+    type (__u32, __be16), then <linux/ioctl.h> when it defines a command."""
+    incs = list(header["includes"])
+    texts = [m["type"] for t in types for m in t["members"]]
+    texts += [a for c in cmds for a in c["args"]]
+    if "linux/types.h" not in incs and any(FIXED_WIDTH_RE.search(x) for x in texts):
+        incs.append("linux/types.h")
+    if cmds and "linux/ioctl.h" not in incs:
+        incs.append("linux/ioctl.h")
+    return incs
+
+
+def check_command(error, cmd):
+    """What goes into live code, a second time after ioctlgen's grammar:
+    text that could end the #define, comment it out or add a line is
+    refused (escape.c_code()), never written.  error(entry, message) makes
+    the RenderError."""
+    try:
+        escape.c_code(cmd["name"], "name")
+        escape.c_code(cmd["macro"], "macro")
+        for p in cmd["params"]:
+            escape.c_code(p, "parameter")
+        for a in cmd["args"]:
+            escape.c_code(a, "argument")
+    except escape.UnsafeText as e:
+        raise error(cmd, f"{cmd['name']!r}: {e}") from None
+
+
+def check_definitions(error, constants, types, cmds):
+    """What the types and constants put into live code, checked a second time
+    after ioctlgen's grammars as check_code() does for a command: names,
+    member types, array lengths and values (escape.c_code()).  error(entry,
+    message) makes the RenderError."""
+    for k in constants:
+        try:
+            escape.c_code(k["name"], "name")
+            escape.c_code(k["value-text"], "value")
+        except escape.UnsafeText as e:
+            raise error(k, f"{k['name']!r}: {e}") from None
+    for t in types:
+        entry = t
+        try:
+            escape.c_code(t["name"], "name")
+            escape.c_code(t["kind"], "kind")
+            for entry in t["members"]:
+                escape.c_code(entry["name"], "member name")
+                escape.c_code(entry["type"], "member type")
+                if entry["len"] is not None:
+                    escape.c_code(entry["len-text"] or str(entry["len"]), "array length")
+            for entry in t["values"]:
+                escape.c_code(entry["name"], "name")
+                escape.c_code(str(entry["value"]), "value")
+        except escape.UnsafeText as e:
+            raise error(entry, f"{t['name']!r}: {e}") from None
+        if t["kind"] not in ("struct", "union", "enum"):
+            raise error(t, f"{t['name']!r}: kind {t['kind']!r} is no struct, union or enum")
+    for c in cmds:
+        check_command(error, c)
+
 
 def split_args(text, start):
     """Parse the arguments of a macro call whose '(' is at text[start].
@@ -281,15 +379,27 @@ class UapiRewriter:
         self.snip = env.get_template("uapi-defs.j2").module
         self.model = model
         self.header = header
-        # where the kernel keeps the header: an arch header under its ARCH
-        arch = header.get("arch")
-        self.path = (f"arch/{arch}/include/uapi/" if arch else "include/uapi/") + header["path"]
+        self.path = uapi_path(header)
         self.src = os.path.join(kernel_tree, self.path)
         self.changes = {}
 
     def error(self, cmd, msg):
         where = cmd["source"] if cmd else self.header["spec"]
         return RenderError(f"{where}: error: {msg}")
+
+    TYPE_DEF_RE = r"\b%s[ \t\n]+%s[ \t\n]*\{"
+
+    def missing(self, text):
+        """The constants and types of the header spec that the pristine
+        header (text, without a generated block) does not define: the
+        kernel-internal ones never, a constant by its #define, a type by
+        its `struct NAME {`."""
+        consts = [k for k in self.header["constants"]
+                  if not re.search(r"^[ \t]*#[ \t]*define[ \t]+%s\b" % re.escape(k["name"]),
+                                   text, re.M)]
+        types = [t for t in self.header["types"] if not t["kernel-internal"] and
+                 not re.search(self.TYPE_DEF_RE % (t["kind"], re.escape(t["name"])), text)]
+        return consts, types
 
     def render(self):
         try:
@@ -302,6 +412,8 @@ class UapiRewriter:
         for c in cmds.values():
             self.check_code(c)
         lines = self.drop_block(lines)
+        consts, types = self.missing("\n".join(lines))
+        check_definitions(self.error, consts, types, [])
         found = set()
         out = []
         i = 0
@@ -320,26 +432,19 @@ class UapiRewriter:
                 out.extend(lines[i:j])
             i = j
         new = [c for name, c in cmds.items() if name not in found]
-        if new:
-            out = self.add_block(out, new)
+        base = None
+        if new or consts or types:
+            base = "\n".join(self.add_marker(out))
+            out = self.add_block(out, consts, types, new)
         out = self.add_marker(out)
+        added = {"constants": [k["name"] for k in consts], "types": [t["c-name"] for t in types],
+                 "commands": [c["name"] for c in new]}
         # grouped by spec file: several ARCHes have an asm/ioctls.h
         return Output(self.path, "\n".join(out), self.header["spec"], self.header["spec"],
-                      self.changes)
+                      self.changes, base, added)
 
     def check_code(self, cmd):
-        """What goes into live code, a second time after ioctlgen's grammar:
-        text that could end the #define, comment it out or add a line is
-        refused (escape.c_code()), never written."""
-        try:
-            escape.c_code(cmd["name"], "name")
-            escape.c_code(cmd["macro"], "macro")
-            for p in cmd["params"]:
-                escape.c_code(p, "parameter")
-            for a in cmd["args"]:
-                escape.c_code(a, "argument")
-        except escape.UnsafeText as e:
-            raise self.error(cmd, f"{cmd['name']!r}: {e}") from None
+        check_command(self.error, cmd)
 
     def rewrite(self, cmd, phys, name_end):
         text = "\n".join(phys)
@@ -383,12 +488,20 @@ class UapiRewriter:
             b -= 1
         return lines[:b] + lines[e + 1:]
 
-    def add_block(self, lines, cmds):
+    def add_block(self, lines, consts, types, cmds):
+        """The constants, types and commands the header lacks, in one block
+        fenced by generated Begin/End comments, each with its doc."""
         block = ["", str(self.snip.block_begin(self.header)).strip()]
+        items = [str(self.snip.constant(k)).strip("\n").split("\n") for k in consts]
+        items += [str(self.snip.ctype(t)).strip("\n").split("\n") for t in types]
         for c in cmds:
             phys = [str(self.snip.define(c)).strip()]
-            block.extend(self.rewrite(c, phys, len("#define ")) if c.get("legacy") else phys)
+            doc = str(self.snip.doc(c)).strip("\n")
+            items.append(([doc] if doc else []) +
+                         (self.rewrite(c, phys, len("#define ")) if c.get("legacy") else phys))
             self.changes[c["name"]] = "added"
+        for i, item in enumerate(items):
+            block.extend(([""] if i else []) + item)
         block.append(str(self.snip.block_end(self.header)).strip())
         k = len(lines)
         while k > 0 and lines[k - 1].strip() == "":
@@ -414,7 +527,78 @@ class UapiRewriter:
         return lines[:at] + [marker] + lines[at:]
 
 
+class NewHeader:
+    """A whole uapi header that the tree does not have (`new: true` in its
+    spec), from templates/kernel/uapi-header.j2: the SPDX line, the
+    generated-file banner, the include guard, its #includes, then the
+    constants, types and commands of the spec in order, each with its doc
+    as a comment (types as kernel-doc).  Every name, type, value and
+    argument is checked again with escape.c_code(), every doc escaped with
+    escape.c_comment() (renderlib.c_doc_comment(), kernel_doc())."""
+
+    def __init__(self, env, model, header, kernel_tree):
+        self.env = env
+        self.header = header
+        self.path = uapi_path(header)
+        self.src = os.path.join(kernel_tree, self.path)
+
+    def error(self, entry, msg):
+        where = entry["source"] if entry else self.header["spec"]
+        return RenderError(f"{where}: error: {msg}")
+
+    def render(self):
+        h = self.header
+        if os.path.lexists(self.src):
+            raise self.error(None, f"{h['path']}: 'new: true', but the tree has {self.path}: "
+                             f"describe the header as it is (no 'new')")
+        types = [t for t in h["types"] if not t["kernel-internal"]]
+        cmds = [c for c in h["commands"] if not c["reserved"]]
+        check_definitions(self.error, h["constants"], types, cmds)
+        incs = header_includes(h, types, cmds)
+        bad = [i for i in incs if not INCLUDE_RE.fullmatch(i)]
+        if bad:
+            raise self.error(None, f"{h['path']}: include {bad[0]!r} is no header path")
+        guard = include_guard(h)
+        escape.c_code(guard, "include guard")
+        text = self.env.get_template("uapi-header.j2").render(
+            header=h, spec=h["spec"], guard=guard, includes=incs, types=types, commands=cmds)
+        added = {"constants": [k["name"] for k in h["constants"]],
+                 "types": [t["c-name"] for t in types], "commands": [c["name"] for c in cmds]}
+        return Output(self.path, text, h["spec"], h["spec"],
+                      {c["name"]: "added" for c in cmds}, None, added, new=True)
+
+
 # ---------------------------------------------------------------- ioctl-number.rst
+
+def new_header_rows(model):
+    """[(header, [row indexes])] for each new header in model order: the
+    magic-code rows whose Include File names it (as linux/x.h,
+    uapi/linux/x.h or include/uapi/linux/x.h) and no header before it.
+    tools/make-patches adds these rows in the header's own patch."""
+    out, taken = [], set()
+    for h in model["headers"]:
+        if not h.get("new"):
+            continue
+        names = {h["path"], "uapi/" + h["path"], uapi_path(h)}
+        rows = [i for i, r in enumerate(model["magic-codes"])
+                if i not in taken and names & set(r["headers"])]
+        taken.update(rows)
+        out.append((h, rows))
+    return out
+
+
+def without_rows(model, drop):
+    """The model without the magic-code rows of the indexes in drop, the
+    other rows' overlaps renumbered and those with a dropped row left out:
+    the table as it reads before the new headers' rows are added."""
+    drop = set(drop)
+    keep = [i for i in range(len(model["magic-codes"])) if i not in drop]
+    index = {old: new for new, old in enumerate(keep)}
+    rows = [dict(model["magic-codes"][i],
+                 overlaps=[index[j] for j in model["magic-codes"][i]["overlaps"] if j in index])
+            for i in keep]
+    return dict(model, **{"magic-codes": rows})
+
 
 def render_rst(env, model, kernel_tree):
     if not os.path.exists(os.path.join(renderlib.TEMPLATES, "kernel", RST_TEMPLATE)):
@@ -466,13 +650,16 @@ class HeaderCache:
                                       stamp, header])
 
     def render(self, env, model, header):
+        if header.get("new"):
+            # no pristine file to key on, and cheap: rendered every time
+            return NewHeader(env, model, header, self.kernel_tree).render()
         rw = UapiRewriter(env, model, header, self.kernel_tree)
         key = self.key(header, rw.src)
         # plain tuples: render.py pickles as __main__, make-patches as render
         old = self.old.get(key) if key else None
         out = Output(*old) if old else rw.render()
         if key:
-            self.new[key] = (out.path, out.text, out.group, out.spec, out.changes)
+            self.new[key] = out.fields()
         return out
 
     def save(self):

@@ -71,8 +71,85 @@ def environment(subdir=""):
     # render.py refuses what escape.c_code() does not take.
     env.filters["c_comment"] = escape.c_comment
     env.filters["one_line"] = escape.one_line
+    env.filters["c_doc_comment"] = c_doc_comment
+    env.filters["kernel_doc"] = kernel_doc
     env.globals["row_lines"] = rst_table.magic_row_lines
     return env
+
+
+# ---------------------------------------------------------------- doc comments
+# Registry doc text in the comments of a generated header: every line goes
+# through escape.c_comment() first, so that wrapping can only break lines
+# at blanks of text that is already inert.
+
+COMMENT_WIDTH = 80
+
+
+def c_doc_lines(text, width):
+    """The lines of doc text for a block comment: each line of the doc
+    escaped with escape.c_comment(), the paragraphs (split at blank lines)
+    filled and wrapped at blanks to width characters (a longer word stands
+    alone), a blank line between paragraphs.  No line ends in a backslash,
+    which would splice the next line into it (C and scripts/kernel-doc both
+    do): a word that ends in one keeps the next word on its line, and the
+    last word of a paragraph that ends in one is put in double quotes."""
+    out = []
+    for para in re.split(r"\n[ \t]*\n", str(text or "").strip("\n")):
+        words = [w for raw in para.split("\n") for w in escape.c_comment(raw).split()]
+        if words and words[-1].endswith("\\"):
+            words[-1] = f'"{words[-1]}"'
+        if out:
+            out.append("")
+        line = ""
+        for w in words:
+            if line and len(line) + 1 + len(w) > width and not line.endswith("\\"):
+                out.append(line)
+                line = w
+            else:
+                line = f"{line} {w}" if line else w
+        out.append(line)
+    return out
+
+
+def c_doc_comment(text, indent=""):
+    """Doc text as a C comment above a definition: `/* text */` when it is
+    one line that fits in COMMENT_WIDTH columns, else a block comment of
+    ` * ` lines.  Empty for no text."""
+    if not text or not str(text).strip():
+        return ""
+    one = escape.c_comment(" ".join(str(text).split()))
+    lines = c_doc_lines(text, COMMENT_WIDTH - len(indent) - 3)
+    if len(lines) == 1 and len(indent) + len(one) + 6 <= COMMENT_WIDTH:
+        return f"{indent}/* {one} */"
+    body = [f"{indent} * {ln}" if ln else f"{indent} *" for ln in lines]
+    return "\n".join([f"{indent}/*"] + body + [f"{indent} */"])
+
+
+PAD_DOC = "Reserved: set to zero."
+
+
+def kernel_doc(t):
+    """The kernel-doc comment of a registry type (model `types[]`): the
+    brief `struct NAME - ` from the doc's first paragraph, one `@member:`
+    (or `@VALUE:` of an enum) per member, then the rest of the doc.  An
+    explicit padding member without a doc says it is reserved."""
+    width = COMMENT_WIDTH - 3
+    paras = re.split(r"\n[ \t]*\n", str(t["doc"] or "").strip("\n"), maxsplit=1)
+    out = ["/**"]
+    head = f"{t['kind']} {t['name']} - "
+    brief = c_doc_lines(head + " ".join(paras[0].split()), width)
+    out += [" * " + ln for ln in brief]
+    items = t["members"] if t["kind"] != "enum" else t["values"]
+    for m in items:
+        doc = m["doc"] if m.get("doc") else (PAD_DOC if m.get("pad") else "")
+        lead = f"@{m['name']}: "
+        lines = c_doc_lines(lead + " ".join(str(doc).split()), width)
+        out += [" * " + lines[0]] + [" * " + " " * len(lead) + ln for ln in lines[1:]]
+    if len(paras) > 1:
+        out.append(" *")
+        out += [f" * {ln}" if ln else " *" for ln in c_doc_lines(paras[1], width)]
+    out.append(" */")
+    return "\n".join(out)
 
 
 def write_if_changed(path, text):

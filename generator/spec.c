@@ -21,17 +21,20 @@ static void load_one(struct loader *L, const char *rel, const char *data, size_t
 	struct registry *reg = L->reg;
 	const char *file = arena_printf(L->a, "%s/%s", reg->spec_dir, rel);
 	static const char spdx[] = "# SPDX-License-Identifier:";
+	/* The nodes of one file, gone once it is loaded: the registry keeps
+	 * only their text, and the next file reuses the memory. */
+	struct arena tree = { 0 };
 	struct ynode *root;
 
 	if (len < sizeof(spdx) - 1 || memcmp(data, spdx, sizeof(spdx) - 1))
 		ERR(L, ((struct mark){ file, 1, 1 }), "spdx",
 		    "a spec file starts with a '# SPDX-License-Identifier: ...' line");
-	root = ytree_parse(L->a, L->d, file, data, len);
+	root = ytree_parse(&tree, L->a, L->d, file, data, len);
 	if (!root)
-		return;
+		goto out;
 	if (root->kind != Y_MAP) {
 		ERR(L, root->mark, "type", "a spec file is a YAML mapping");
-		return;
+		goto out;
 	}
 	spec_check_grammar(L, rel, root);
 	if (!strcmp(rel, "layouts.yaml"))
@@ -48,6 +51,8 @@ static void load_one(struct loader *L, const char *rel, const char *data, size_t
 		ERR(L, ((struct mark){ file, 1, 1 }), "reference",
 		    "unknown spec file: expected layouts.yaml, abis.yaml, magic.yaml, headers/**/*.yaml or sizes/<abi>.yaml");
 	L->about = (struct about){ NULL, NULL };
+out:
+	arena_release(&tree);
 }
 
 /* Attach each sizes file to its ABI; check that every ABI has one. */

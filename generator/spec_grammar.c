@@ -78,21 +78,39 @@ static const struct field sizes_fields[] = {
 	{ NULL, 0 } };
 
 /* The loaders say it better: a size where a type belongs, spell-as: bad,
- * a name that is no identifier (here only C keywords are added). */
-static bool loader_says(const char *path, const char *s)
+ * a name that is no identifier (here only C keywords are added).  Which
+ * rule a field defers to is found once per field, not once per text. */
+enum defer { DEFER_NONE, DEFER_IDENT, DEFER_SPELL_AS, DEFER_WRITTEN, DEFER_TYPE };
+
+static enum defer defer_of(const char *path)
 {
-	if (!strcmp(path, "commands[].name") || !strcmp(path, "commands[].params[]"))
-		return !is_identifier(s);
-	if (!strcmp(path, "commands[].legacy.spell-as") && !strcmp(s, "bad"))
-		return true;
+	if (!strcmp(path, "commands[].name") || !strcmp(path, "commands[].params[]") ||
+	    !strcmp(path, "commands[].unused-params[]"))
+		return DEFER_IDENT;
+	if (!strcmp(path, "commands[].legacy.spell-as"))
+		return DEFER_SPELL_AS;
 	if (!strcmp(path, "commands[].legacy.written"))
-		return !legacy_written_type(s);
-	if (!strcmp(path, "commands[].unused-params[]"))
-		return !is_identifier(s);
-	if (!strcmp(path, "commands[].type") || !strcmp(path, "commands[].legacy.spell-as") ||
-	    !strcmp(path, "commands[].size-unit") ||
+		return DEFER_WRITTEN;
+	if (!strcmp(path, "commands[].type") || !strcmp(path, "commands[].size-unit") ||
 	    !strcmp(path, "commands[].passes") || !strcmp(path, "typedefs[].type"))
+		return DEFER_TYPE;
+	return DEFER_NONE;
+}
+
+static bool loader_says(enum defer d, const char *s)
+{
+	switch (d) {
+	case DEFER_IDENT:
+		return !is_identifier(s);
+	case DEFER_SPELL_AS:
+		return !strcmp(s, "bad") || is_sizeof(s) || is_number(s);
+	case DEFER_WRITTEN:
+		return !legacy_written_type(s);
+	case DEFER_TYPE:
 		return is_sizeof(s) || is_number(s);
+	case DEFER_NONE:
+		break;
+	}
 	return false;
 }
 
@@ -136,18 +154,25 @@ static void remember(struct loader *L, unsigned int g, const char *s)
 	L->n_seen++;
 }
 
-static void check_text(struct loader *L, const struct field *f, const struct ynode *n)
+/* Texts this long are docs and nearly all unique: remembering them cost
+ * as much as checking them again would. */
+#define SEEN_MAX_LEN 64
+
+static void check_text(struct loader *L, const struct field *f, enum defer d, const struct ynode *n)
 {
+	bool memo;
 	char buf[160];
 	const char *why;
 	size_t at;
 
-	if (n->kind != Y_SCALAR || scalar_kind(n) != SK_STR || loader_says(f->path, n->str))
+	if (n->kind != Y_SCALAR || scalar_kind(n) != SK_STR || loader_says(d, n->str))
 		return;
-	if (seen_before(L, f->g, n->str))
+	memo = n->len < SEEN_MAX_LEN;
+	if (memo && seen_before(L, f->g, n->str))
 		return;
 	if (!(why = grammar_check(f->g, n->str, &at, buf, sizeof(buf)))) {
-		remember(L, f->g, n->str);
+		if (memo)
+			remember(L, f->g, n->str);
 		return;
 	}
 	ERR(L, n->mark, "grammar", "'%s' is no %s: at character %zu, %s", f->path,
@@ -155,7 +180,8 @@ static void check_text(struct loader *L, const struct field *f, const struct yno
 }
 
 /* Follow path (the rest of f->path) from n to the scalars it names. */
-static void visit(struct loader *L, const struct field *f, const char *path, const struct ynode *n)
+static void visit(struct loader *L, const struct field *f, enum defer d, const char *path,
+		  const struct ynode *n)
 {
 	size_t len = strcspn(path, ".[{");
 	const char *rest = path + len;
@@ -170,23 +196,23 @@ static void visit(struct loader *L, const struct field *f, const char *path, con
 		return;
 	if (!strncmp(rest, "{}", 2)) {
 		for (size_t i = 0; v->kind == Y_MAP && i < ymap_len(v); i++)
-			check_text(L, f, ymap_key(v, i));
+			check_text(L, f, d, ymap_key(v, i));
 		return;
 	}
 	if (!strncmp(rest, "[]", 2)) {
 		rest += 2;
 		for (size_t i = 0; v->kind == Y_SEQ && i < v->n; i++) {
 			if (*rest == '.')
-				visit(L, f, rest + 1, v->kids[i]);
+				visit(L, f, d, rest + 1, v->kids[i]);
 			else
-				check_text(L, f, v->kids[i]);
+				check_text(L, f, d, v->kids[i]);
 		}
 		return;
 	}
 	if (*rest == '.')
-		visit(L, f, rest + 1, v);
+		visit(L, f, d, rest + 1, v);
 	else
-		check_text(L, f, v);
+		check_text(L, f, d, v);
 }
 
 void spec_check_grammar(struct loader *L, const char *rel, const struct ynode *root)
@@ -200,5 +226,5 @@ void spec_check_grammar(struct loader *L, const char *rel, const struct ynode *r
 
 	for (const struct field *f = table; f && f->path; f++)
 		if (f->g != G_LOADER)
-			visit(L, f, f->path, root);
+			visit(L, f, defer_of(f->path), f->path, root);
 }

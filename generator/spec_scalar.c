@@ -40,6 +40,9 @@ enum scalar_kind scalar_kind(const struct ynode *n)
 	    (s[0] == '0' && s[1] == 'b' && all_of(s + 2, "01_")) ||
 	    (s[0] >= '0' && s[0] <= '9' && all_of(s, "0123456789_:")))
 		return SK_INT;
+	/* every float starts with one of these: most text ends here */
+	if (!*s || !strchr("0123456789_.", *s))
+		return SK_STR;
 	if (!strcmp(s, ".inf") || !strcmp(s, ".Inf") || !strcmp(s, ".INF") ||
 	    !strcmp(n->str, ".nan") || !strcmp(n->str, ".NaN") || !strcmp(n->str, ".NAN"))
 		return SK_FLOAT;
@@ -124,11 +127,21 @@ const char *scalar_text(const struct ynode *n)
 	return n && n->kind == Y_SCALAR ? n->str : NULL;
 }
 
+static bool ident_start(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+/* A loop, not all_of(): strspn() with a set this long builds a table of
+ * all 256 bytes at every call. */
 bool is_identifier(const char *s)
 {
-	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+	if (!ident_start(*s))
 		return false;
-	return all_of(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+	for (; *s; s++)
+		if (!ident_start(*s) && !(*s >= '0' && *s <= '9'))
+			return false;
+	return true;
 }
 
 

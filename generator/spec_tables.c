@@ -258,7 +258,12 @@ void load_sizes(struct loader *L, const struct ynode *root, const char *rel, con
 		sf->sizes[sf->n++] = (struct size_entry){ ymap_key(map, i)->str, (uint32_t)v,
 							  ymap_key(map, i)->mark };
 	}
-	qsort(sf->sizes, sf->n, sizeof(*sf->sizes), size_cmp);
+	/* make sizes writes them sorted: sort only what is not */
+	for (size_t i = 1; i < sf->n; i++)
+		if (size_cmp(&sf->sizes[i - 1], &sf->sizes[i]) > 0) {
+			qsort(sf->sizes, sf->n, sizeof(*sf->sizes), size_cmp);
+			break;
+		}
 	sf->absent = get_strlist(L, root, "absent", &sf->n_absent, NULL);
 	if (sf->n_absent)
 		qsort(sf->absent, sf->n_absent, sizeof(*sf->absent), str_cmp);

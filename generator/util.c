@@ -55,7 +55,8 @@ void grow(void *v, size_t *cap, size_t n, size_t sz)
 	*vp = xrealloc(*vp, *cap * sz);
 }
 
-void *arena_alloc(struct arena *a, size_t size)
+/* Room for size bytes in the arena, not zeroed. */
+static void *arena_take(struct arena *a, size_t size)
 {
 	struct arena_block *b = a->head;
 	size_t align = sizeof(max_align_t);
@@ -75,13 +76,17 @@ void *arena_alloc(struct arena *a, size_t size)
 	void *p = (char *)b->data + b->used;
 
 	b->used += size;
-	memset(p, 0, size);
 	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	return memset(arena_take(a, size), 0, size);
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-	char *p = arena_alloc(a, n + 1);
+	char *p = arena_take(a, n + 1);	/* every byte written below */
 
 	memcpy(p, s, n);
 	p[n] = '\0';
@@ -95,12 +100,16 @@ char *arena_strdup(struct arena *a, const char *s)
 
 char *arena_printf(struct arena *a, const char *fmt, ...)
 {
+	char buf[256];
 	va_list ap;
 	int n;
 
+	/* One vsnprintf() when the text fits buf, the usual case. */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if ((size_t)n < sizeof(buf))
+		return arena_strndup(a, buf, (size_t)n);
 	char *p = arena_alloc(a, (size_t)n + 1);
 
 	va_start(ap, fmt);
@@ -138,12 +147,10 @@ void arena_release(struct arena *a)
 /* Room for n more bytes and the terminating NUL. */
 void sb_grow(struct strbuf *sb, size_t n)
 {
-	grow(&sb->buf, &sb->cap, sb->len + n + 1, 1);
-}
+	size_t need = sb->len + n + 1;
 
-void sb_puts(struct strbuf *sb, const char *s)
-{
-	sb_add(sb, s, strlen(s));
+	/* most buffers hold a line or a list of names: start with room for it */
+	grow(&sb->buf, &sb->cap, need < 64 ? 64 : need, 1);
 }
 
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
@@ -172,56 +179,85 @@ void sb_release(struct strbuf *sb)
 	sb->len = sb->cap = 0;
 }
 
-int write_file_atomic(const char *path, const char *data, size_t len)
+int atomic_open(struct atomic_file *f, const char *path)
 {
 	size_t plen = strlen(path);
-	char *tmp = xrealloc(NULL, plen + 16);
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
-	int fd, saved;
+	int saved;
 
+	f->path = path;
+	f->tmp = xrealloc(NULL, plen + 16);
 	/* .name.XXXXXX beside the target, so rename() stays on one file system;
 	 * the name cut short, so that a 255-byte target's temp name fits too. */
-	memcpy(tmp, path, dirlen);
-	snprintf(tmp + dirlen, plen - dirlen + 16, ".%.200s.XXXXXX", path + dirlen);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		goto fail;
+	memcpy(f->tmp, path, dirlen);
+	snprintf(f->tmp + dirlen, plen - dirlen + 16, ".%.200s.XXXXXX", path + dirlen);
+	f->fd = mkstemp(f->tmp);
+	if (f->fd >= 0)
+		return 0;
+	saved = errno;
+	free(f->tmp);
+	f->tmp = NULL;
+	errno = saved;
+	return -1;
+}
+
+int atomic_write(struct atomic_file *f, const char *data, size_t len)
+{
 	for (size_t off = 0; off < len;) {
-		ssize_t w = write(fd, data + off, len - off);
+		ssize_t w = write(f->fd, data + off, len - off);
 
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			goto fail_fd;
+			return -1;
 		}
 		off += (size_t)w;
 	}
-	if (fchmod(fd, 0644) || fsync(fd))
-		goto fail_fd;
-	if (close(fd)) {
-		fd = -1;
-		goto fail_fd;
-	}
-	if (rename(tmp, path))
-		goto fail_unlink;
-	free(tmp);
 	return 0;
+}
 
-fail_fd:
-	saved = errno;
-	if (fd >= 0)
-		close(fd);
+int atomic_commit(struct atomic_file *f)
+{
+	if (fchmod(f->fd, 0644) || fsync(f->fd))
+		return -1;
+	if (close(f->fd)) {
+		f->fd = -1;
+		return -1;
+	}
+	f->fd = -1;
+	if (rename(f->tmp, f->path))
+		return -1;
+	free(f->tmp);
+	f->tmp = NULL;
+	return 0;
+}
+
+void atomic_abort(struct atomic_file *f)
+{
+	int saved = errno;
+
+	if (f->fd >= 0)
+		close(f->fd);
+	if (f->tmp)
+		unlink(f->tmp);
+	free(f->tmp);
+	f->tmp = NULL;
+	f->fd = -1;
 	errno = saved;
-fail_unlink:
-	saved = errno;
-	unlink(tmp);
-	errno = saved;
-fail:
-	saved = errno;
-	free(tmp);
-	errno = saved;
-	return -1;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	struct atomic_file f;
+
+	if (atomic_open(&f, path))
+		return -1;
+	if (atomic_write(&f, data, len) || atomic_commit(&f)) {
+		atomic_abort(&f);
+		return -1;
+	}
+	return 0;
 }
 
 char *read_file(const char *path, size_t *len)

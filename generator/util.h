@@ -32,15 +32,27 @@ struct strbuf {
 
 void sb_grow(struct strbuf *sb, size_t n);
 
+/* Room for n more bytes and the NUL: where they go.  Write them there,
+ * then count them in with sb_wrote(). */
+static inline char *sb_room(struct strbuf *sb, size_t n)
+{
+	if (sb->cap - sb->len < n + 1)
+		sb_grow(sb, n);
+	return sb->buf + sb->len;
+}
+
+static inline void sb_wrote(struct strbuf *sb, size_t n)
+{
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
 /* Inline: the model is megabytes of short pieces, and a call per piece
  * was a third of the time `ioctlgen model` takes. */
 static inline void sb_add(struct strbuf *sb, const char *s, size_t n)
 {
-	if (sb->cap - sb->len < n + 1)
-		sb_grow(sb, n);
-	memcpy(sb->buf + sb->len, s, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
+	memcpy(sb_room(sb, n), s, n);
+	sb_wrote(sb, n);
 }
 
 static inline void sb_putc(struct strbuf *sb, char c)
@@ -51,7 +63,12 @@ static inline void sb_putc(struct strbuf *sb, char c)
 /* A string literal, its length known when compiled. */
 #define sb_lit(sb, literal) sb_add(sb, literal, sizeof(literal) - 1)
 
-void sb_puts(struct strbuf *sb, const char *s);
+/* Inline too: the model's keys are literals, whose length is then known. */
+static inline void sb_puts(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_release(struct strbuf *sb);
@@ -62,10 +79,23 @@ void *xrealloc(void *p, size_t size);
 void grow(void *v, size_t *cap, size_t n, size_t sz);
 
 /*
- * Write data to path through a temporary file in the same directory and a
+ * A file written through a temporary file in the same directory and a
  * rename, so a reader (or an interrupted run) sees the old or the new file,
- * never half of one.  Returns 0, or -1 with errno set.
+ * never half of one.  Each returns 0, or -1 with errno set; after a
+ * failure, or to give up, atomic_abort() removes the temporary file.
  */
+struct atomic_file {
+	const char *path;
+	char *tmp;
+	int fd;
+};
+
+int atomic_open(struct atomic_file *f, const char *path);
+int atomic_write(struct atomic_file *f, const char *data, size_t len);
+/* Sync the data and rename the temporary file over path. */
+int atomic_commit(struct atomic_file *f);
+void atomic_abort(struct atomic_file *f);
+/* All of it for data at hand. */
 int write_file_atomic(const char *path, const char *data, size_t len);
 
 /*

@@ -6,7 +6,7 @@
 #include "yamltree.h"
 
 struct builder {
-	struct arena *a;
+	struct arena *a, *texts;
 	struct diags *d;
 	const char *file;
 	const char *data;
@@ -182,6 +182,11 @@ static void report_duplicate_keys(struct builder *b, const struct ynode *map)
 				}
 		return;
 	}
+	/* Strictly ascending keys repeat none: the sizes files, which make
+	 * sizes writes sorted, need no sort. */
+	for (size_t i = 1; strcmp(ymap_key(map, i - 1)->str, ymap_key(map, i)->str) < 0; i++)
+		if (i == n - 1)
+			return;
 	keys = xrealloc(NULL, n * sizeof(*keys));
 	for (size_t i = 0; i < n; i++)
 		keys[i] = ymap_key(map, i);
@@ -278,7 +283,7 @@ static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned in
 			return NULL;
 		}
 		node = new_node(b, Y_SCALAR, ev->start_mark);
-		node->str = arena_strndup(b->a, (const char *)ev->data.scalar.value,
+		node->str = arena_strndup(b->texts, (const char *)ev->data.scalar.value,
 					  ev->data.scalar.length);
 		node->len = ev->data.scalar.length;
 		node->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
@@ -305,10 +310,10 @@ static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned in
 	}
 }
 
-struct ynode *ytree_parse(struct arena *a, struct diags *d, const char *file,
+struct ynode *ytree_parse(struct arena *a, struct arena *texts, struct diags *d, const char *file,
 			  const char *data, size_t len)
 {
-	struct builder b = { .a = a, .d = d, .file = file, .data = data, .len = len };
+	struct builder b = { .a = a, .texts = texts, .d = d, .file = file, .data = data, .len = len };
 	struct ynode *root = NULL;
 	yaml_event_t ev;
 	unsigned int errors = d->errors;
@@ -378,8 +383,13 @@ const struct ynode *ymap_get(const struct ynode *map, const char *key)
 {
 	if (!map || map->kind != Y_MAP)
 		return NULL;
-	for (size_t i = 0; i < ymap_len(map); i++)
-		if (!strcmp(ymap_key(map, i)->str, key))
+	/* the first byte before strcmp(): the loaders ask for every key
+	 * of every entry, mostly keys that are not there */
+	for (size_t i = 0; i < ymap_len(map); i++) {
+		const char *k = ymap_key(map, i)->str;
+
+		if (k[0] == key[0] && !strcmp(k, key))
 			return ymap_value(map, i);
+	}
 	return NULL;
 }

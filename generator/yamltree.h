@@ -23,11 +23,13 @@ struct ynode {
 #define YAML_MAX_SCALAR (64u << 10)
 
 /*
- * Parse one YAML document.  Anchors, aliases, tags and several documents are
- * refused; duplicate keys are reported.  Returns NULL on errors, which are
- * in d.  An empty document gives NULL with an error too.
+ * Parse one YAML document: its nodes in a, the text of its scalars in texts
+ * (a can go once the file is loaded, texts is what the registry keeps).
+ * Anchors, aliases, tags and several documents are refused; duplicate keys
+ * are reported.  Returns NULL on errors, which are in d.  An empty document
+ * gives NULL with an error too.
  */
-struct ynode *ytree_parse(struct arena *a, struct diags *d, const char *file,
+struct ynode *ytree_parse(struct arena *a, struct arena *texts, struct diags *d, const char *file,
 			  const char *data, size_t len);
 
 size_t ymap_len(const struct ynode *map);

@@ -94,9 +94,9 @@ void report_release(struct report *r);
  */
 int load_quiet(struct registry *reg, const char *dir);
 
-/* Write a document to path, or to stdout for "-"; never half a file.
+/* Write the model of reg to path, or to stdout for "-"; never half a file.
  * Returns 0, or EXIT_DATA after saying why. */
-int write_output(const char *path, const struct strbuf *sb);
+int write_model(const char *path, const struct registry *reg);
 
 /* Parse a number as the kernel writes it: 0x..., decimal, or 'c'. */
 bool parse_cli_uint(const char *s, uint64_t *out);

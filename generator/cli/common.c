@@ -51,27 +51,49 @@ bool parse_cli_uint(const char *s, uint64_t *out)
 	return parse_uint(s, out);
 }
 
-int write_output(const char *path, const struct strbuf *sb)
+static int put_stdout(void *ctx, const char *data, size_t len)
 {
+	(void)ctx;
+	return fwrite(data, 1, len, stdout) == len ? 0 : -1;
+}
+
+static int put_file(void *ctx, const char *data, size_t len)
+{
+	return atomic_write(ctx, data, len);
+}
+
+int write_model(const char *path, const struct registry *reg)
+{
+	struct strbuf sb = { 0 };
+	struct atomic_file f;
 	char *through = NULL;
-	const char *problem;
+	const char *problem, *target;
 	int rc = 0;
 
 	if (!strcmp(path, "-")) {
-		if (fwrite(sb->buf, 1, sb->len, stdout) == sb->len && fflush(stdout) == 0)
-			return 0;
+		if (model_write_pieces(reg, &sb, put_stdout, NULL) == 0 && fflush(stdout) == 0)
+			goto out;
 		fprintf(stderr, "ioctlgen: error: cannot write standard output: %s\n", strerror(errno));
-		return EXIT_DATA;
+		rc = EXIT_DATA;
+		goto out;
 	}
 	if ((problem = output_target(path, &through))) {
 		fprintf(stderr, "%s: error: will not write over %s: ioctlgen writes regular files only\n",
 			path, problem);
-		return EXIT_DATA;
+		rc = EXIT_DATA;
+		goto out;
 	}
-	if (write_file_atomic(through ? through : path, sb->buf, sb->len)) {
-		fprintf(stderr, "%s: error: cannot write: %s\n", through ? through : path, strerror(errno));
+	target = through ? through : path;
+	if (atomic_open(&f, target)) {
+		rc = EXIT_DATA;
+	} else if (model_write_pieces(reg, &sb, put_file, &f) || atomic_commit(&f)) {
+		atomic_abort(&f);
 		rc = EXIT_DATA;
 	}
+	if (rc)
+		fprintf(stderr, "%s: error: cannot write: %s\n", target, strerror(errno));
+out:
 	free(through);
+	sb_release(&sb);
 	return rc;
 }

@@ -17,7 +17,6 @@ int cmd_dump(int argc, char **argv)
 		COMMON_OPTIONS,
 		{ 0 } };
 	const char *out = "-", *spec = NULL;
-	struct strbuf sb = { 0 };
 	struct registry reg;
 	int c, rc = 0;
 
@@ -39,9 +38,7 @@ int cmd_dump(int argc, char **argv)
 		diags_print(stderr, &reg.diags, false, false);
 		rc = EXIT_DATA;
 	} else {
-		model_write(&reg, &sb);
-		rc = write_output(out, &sb);
-		sb_release(&sb);
+		rc = write_model(out, &reg);
 	}
 	registry_release(&reg);
 	return rc;

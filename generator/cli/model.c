@@ -13,7 +13,6 @@ int cmd_model(int argc, char **argv)
 		{ 0 } };
 	const char *out = NULL, *tree = NULL, *spec = NULL;
 	struct report report = { 0 };
-	struct strbuf sb = { 0 };
 	struct registry reg;
 	int c, rc;
 
@@ -47,9 +46,7 @@ int cmd_model(int argc, char **argv)
 	if (rc == 0) {
 		/* Only a registry that checks clean is written, and never half a file. */
 		registry_lint(&reg, tree);
-		model_write(&reg, &sb);
-		rc = write_output(out, &sb);
-		sb_release(&sb);
+		rc = write_model(out, &reg);
 	}
 	registry_release(&reg);
 out:

@@ -21,6 +21,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from ioctltools.cc import Prelude, define_line, stub_dir, stub_flags, typedef_line  # noqa: E402
+
 model_path, build, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 with open(model_path, encoding="utf-8") as f:
     model = json.load(f)
@@ -89,7 +92,10 @@ int main(int argc, char **argv)
 
 def probe_source(abi_rec):
     abi = abi_rec["name"]
-    inc = ["#include <linux/ioctl.h>", "#include <stddef.h>"]
+    # as the registry's own probes: feature macros first, each header's
+    # typedefs before it (xen's domid_t), its stub-includes searched last
+    top = ["#include <linux/ioctl.h>", "#include <stddef.h>"]
+    inc = []
     rows = []
     for h in model["headers"]:
         if not h.get("header-test", True):
@@ -97,8 +103,11 @@ def probe_source(abi_rec):
         m = re.search(r"/headers/arch/([^/]+)/", h["spec"])
         if m and m[1] != abi_rec["arch"]:
             continue    # arch/<arch>/include/uapi: only that ARCH has it
+        pre = Prelude.of(h)
+        top = [define_line(d) for d in pre.defines] + top
         for i in h.get("includes") or []:
             inc.append(f"#include <{i}>")
+        inc += [typedef_line(n, t) for n, t in pre.typedefs]
         inc.append(f"#include <{h['path']}>")
         for c in h["commands"]:
             if c["reserved"] or abi not in c["numbers"]:
@@ -106,15 +115,18 @@ def probe_source(abi_rec):
             call = c["name"] + (f"({', '.join('0' for _ in c['params'])})" if c["params"] else "")
             rows.append(f'\t{{ "{c["name"]}", (unsigned int)({call}) }},')
     seen = set()
-    inc = [x for x in inc if not (x in seen or seen.add(x))]
+    inc = [x for x in top + inc if not (x in seen or seen.add(x))]
     return "\n".join(inc + ["struct ent { const char *name; unsigned int nr; };",
                             "const struct ent probe_tab[] = {"] + rows +
                      ["};", "const unsigned int probe_n = sizeof(probe_tab) / sizeof(probe_tab[0]);", ""])
 
 
+STUBS = stub_flags(stub_dir(work, [p for h in model["headers"] for p in h.get("stub-includes") or []]))
+
+
 def cc(abi):
     inc = os.path.abspath(os.path.join(build, "uapi", abi["arch"], "include"))
-    return [abi["cc"], *abi["cflags"], "-O2", "-I", inc]
+    return [abi["cc"], *abi["cflags"], "-O2", "-I", inc, *STUBS]
 
 
 def median_time(fn):

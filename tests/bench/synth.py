@@ -2,9 +2,10 @@
 """Write a synthetic registry FACTOR times the size of SPEC_DIR into OUT_DIR.
 
 Every header spec is copied FACTOR times: copy r > 0 is <path>_r<r>.h with
-every command renamed <NAME>_R<r> and its magic code moved by 37 * r (mod
-256), so that copies carry numbers of their own as a larger UAPI would (a
-number two commands share in the original is shared in each copy too);
+every command (and every alias-of target) renamed <NAME>_R<r> and its magic
+code moved by 37 * r (mod 256), so that copies carry numbers of their own
+as a larger UAPI would (a number two commands share in the original is
+shared in each copy too, and an alias names the copy of its command);
 each sizes file's `absent:` list grows the same way, so a copy checks as
 the original does.  The magic table, layouts and ABIs are kept, so moved
 codes give outside-range or unregistered-magic warnings: one per command.
@@ -18,7 +19,7 @@ import sys
 
 spec, out, factor = sys.argv[1], sys.argv[2], int(sys.argv[3])
 shutil.rmtree(out, ignore_errors=True)
-NAME = re.compile(r"^(\s*-?\s*name:\s*)([A-Za-z_][A-Za-z0-9_]*)(\s*(#.*)?)$")
+NAME = re.compile(r"^(\s*-?\s*(?:name|alias-of):\s*)([A-Za-z_][A-Za-z0-9_]*)(\s*(#.*)?)$")
 ITEM = re.compile(r"^(\s*-\s+)([A-Za-z_][A-Za-z0-9_]*)(\s*)$")
 QITEM = re.compile(r"^(\s*-\s+)(\S+)\.h:([A-Za-z_][A-Za-z0-9_]*)(\s*)$")   # header:NAME
 MAGIC = re.compile(r"""^(\s*-?\s*magic:\s*)(0[xX][0-9a-fA-F]+|[0-9]+|"'(?:.|\\\\.)'")(\s*)$""")
