@@ -167,7 +167,7 @@ verify: $(MODEL)
 # into $(B)/site (generator/render_site.py does both).
 PORT      ?= 8000
 SITE_DEPS := $(wildcard generator/*.py) $(wildcard templates/site/*) \
-	$(shell find docs -type f ! -path 'docs/dev/*') $(wildcard $(SPEC)/schema/*.json)
+	$(shell find -L docs -type f ! -path 'docs/dev/*') $(wildcard $(SPEC)/schema/*.json)
 
 $(B)/site/.stamp: $(MODEL) $(B)/ioctlgen $(SITE_DEPS)
 	$(quiet) SITE $(B)/site

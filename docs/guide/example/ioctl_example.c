@@ -1,0 +1,1 @@
+../../../tests/example/ioctl_example.c
