@@ -79,48 +79,24 @@ static void check_names(struct registry *reg)
 	free(v);
 }
 
-struct cmd_ref {
-	const struct command *c;
-	size_t order;
-};
-
-static int cmd_ref_cmp(const void *pa, const void *pb)
-{
-	const struct cmd_ref *a = pa, *b = pb;
-	int c = strcmp(a->c->name, b->c->name);
-
-	return c ? c : a->order < b->order ? -1 : a->order > b->order;
-}
-
 /*
  * A name may stand in several headers: per-arch variants (asm/ioctls.h) that
  * never meet on one ABI, or identical redefinitions, which C allows.  It is
  * an error twice in one header, or when two definitions give one ABI two
  * different numbers.
  */
-static void check_command_names(struct registry *reg)
+static void check_command_names(struct registry *reg, const struct command **v, size_t n)
 {
-	struct cmd_ref *v = NULL;
-	size_t n = 0, cap = 0;
-
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			grow(&v, &cap, n + 1, sizeof(*v));
-			v[n] = (struct cmd_ref){ &reg->headers[h].commands[i], n };
-			n++;
-		}
-	if (n)
-		qsort(v, n, sizeof(*v), cmd_ref_cmp);
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
 
-		while (j < n && !strcmp(v[j].c->name, v[i].c->name))
+		while (j < n && !strcmp(v[j]->name, v[i]->name))
 			j++;
 		for (size_t b = i + 1; b < j; b++) {
-			const struct command *y = v[b].c;
+			const struct command *y = v[b];
 
 			for (size_t a = i; a < b; a++) {
-				const struct command *x = v[a].c;
+				const struct command *x = v[a];
 				size_t k;
 
 				if (x->header == y->header) {
@@ -144,7 +120,6 @@ static void check_command_names(struct registry *reg)
 		}
 		i = j;
 	}
-	free(v);
 }
 
 /* ------------------------------------------------------------ aliases */
@@ -239,10 +214,8 @@ static const char *alias_root(struct registry *reg, const struct command **v, si
  * the name carries them by construction).  alias_root is the end of the
  * chain, the name that stands for the command in collisions.
  */
-static void check_aliases(struct registry *reg, bool sized)
+static void check_aliases(struct registry *reg, const struct command **v, size_t n, bool sized)
 {
-	size_t n;
-	const struct command **v = commands_by_name(reg, &n);
 
 	for (size_t h = 0; h < reg->n_headers; h++)
 		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
@@ -292,7 +265,6 @@ static void check_aliases(struct registry *reg, bool sized)
 			}
 		}
 	}
-	free(v);
 }
 
 /* ------------------------------------------------------------ ABIs */
@@ -537,6 +509,8 @@ static void check_variants(struct registry *reg)
 static void check(struct registry *reg, bool sized)
 {
 	struct code_index ci;
+	const struct command **byname;
+	size_t n;
 
 	check_names(reg);
 	link_abis(reg, sized);
@@ -544,12 +518,15 @@ static void check(struct registry *reg, bool sized)
 	check_types(reg);
 	check_ranges(reg);
 	commands_spell(reg);
+	/* one index of the commands by name for the stages that look names up */
+	byname = commands_by_name(reg, &n);
 	if (sized) {
 		commands_number(reg);
-		commands_number_by_name(reg);
+		commands_number_by_name(reg, byname, n);
 	}
-	check_command_names(reg);
-	check_aliases(reg, sized);
+	check_command_names(reg, byname, n);
+	check_aliases(reg, byname, n, sized);
+	free(byname);
 	index_codes(reg, &ci);
 	check_overlaps(reg, &ci);
 	check_registered(reg, &ci);

@@ -18,8 +18,8 @@ void commands_spell(struct registry *reg);
 /* numbers.c: every command's number on every ABI with a layout and sizes */
 void commands_number(struct registry *reg);
 /* numbers.c: the numbers of the commands spelled as another's name (after
- * commands_number) */
-void commands_number_by_name(struct registry *reg);
+ * commands_number); v: commands_by_name() */
+void commands_number_by_name(struct registry *reg, const struct command **v, size_t n);
 /* check.c: every command, sorted by name (then spec order): free() it */
 const struct command **commands_by_name(const struct registry *reg, size_t *n);
 /* check.c: the commands called name in v (from commands_by_name): *first and the count */

@@ -465,10 +465,8 @@ static const struct abi_number *named_number(struct registry *reg, const struct 
 	return found;
 }
 
-void commands_number_by_name(struct registry *reg)
+void commands_number_by_name(struct registry *reg, const struct command **v, size_t n)
 {
-	size_t n;
-	const struct command **v = commands_by_name(reg, &n);
 	bool progress = true;
 
 	/* a chain (TIOCINQ -> FIONREAD -> a number) resolves from its end */
@@ -515,5 +513,4 @@ void commands_number_by_name(struct registry *reg)
 				    missing == 1 ? "" : missing == 2 ? " (and 1 more ABI)" :
 				    arena_printf(&reg->arena, " (and %zu more ABIs)", missing - 1));
 		}
-	free(v);
 }
