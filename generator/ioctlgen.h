@@ -281,7 +281,8 @@ struct ctypedef {
 	struct mark mark;
 };
 
-/* constants: #define NAME VALUE of a header the registry renders */
+/* A named value: a constant (#define NAME VALUE of a header the registry
+ * renders) or an enum's value. */
 struct cconstant {
 	const char *name, *value_text, *doc;
 	uint32_t value;
@@ -302,12 +303,6 @@ struct cmember {
 	struct mark mark, type_mark, len_mark;
 };
 
-struct cenum_value {
-	const char *name, *doc;
-	uint32_t value;
-	struct mark mark;
-};
-
 /* types: an argument type a header spec defines (issue 12) */
 struct ctype_def {
 	const char *name;	/* the tag */
@@ -318,7 +313,7 @@ struct ctype_def {
 	bool broken;		/* a member's type did not resolve (check_types.c) */
 	struct cmember *members;
 	size_t n_members;
-	struct cenum_value *values;
+	struct cconstant *values;	/* of an enum */
 	size_t n_values;
 	const struct header *header;
 	struct mark mark;

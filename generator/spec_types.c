@@ -50,35 +50,48 @@ static bool add_name(struct loader *L, struct names *nm, const char *what, const
 	return true;
 }
 
-static void load_constants(struct loader *L, struct header *h, const struct ynode *root,
-			   struct names *macros)
+/* constants, or an enum's values: [{name, value, doc}], each name a macro
+ * or enumerator of the header (one namespace); the value at most max.
+ * what ("a constant") names one in key errors, noun in duplicate names. */
+static struct cconstant *load_named_values(struct loader *L, const struct ynode *list,
+					   const char *what, const char *noun, uint64_t max,
+					   struct names *macros, size_t *count)
 {
 	static const struct keyspec ks[] = {
 		{ "name", true }, { "value", true }, { "doc", true }, { 0 } };
-	const struct ynode *list = ymap_get(root, "constants");
+	struct cconstant *out = arena_alloc(L->a, (list->n + 1) * sizeof(*out));
 
-	if (!list || !want_kind(L, list, "constants", Y_SEQ))
-		return;
-	h->constants = arena_alloc(L->a, (list->n + 1) * sizeof(*h->constants));
+	*count = 0;
 	for (size_t i = 0; i < list->n; i++) {
 		const struct ynode *m = list->kids[i], *v;
-		struct cconstant *k = &h->constants[h->n_constants];
+		struct cconstant *k = &out[*count];
 		uint64_t value;
 
-		if (!check_keys(L, m, "a constant", ks))
+		if (!check_keys(L, m, what, ks))
 			continue;
 		k->mark = m->mark;
 		k->name = get_str(L, m, "name", NULL);
 		k->doc = get_str(L, m, "doc", NULL);
 		v = ymap_get(m, "value");
 		if (!k->name || !k->doc || !is_identifier(k->name) ||
-		    !node_uint(L, v, "value", UINT32_MAX, &value))
+		    !node_uint(L, v, "value", max, &value))
 			continue;
 		k->value = (uint32_t)value;
 		k->value_text = v->str;
-		if (add_name(L, macros, "constant", k->name, m->mark))
-			h->n_constants++;
+		if (add_name(L, macros, noun, k->name, m->mark))
+			(*count)++;
 	}
+	return out;
+}
+
+static void load_constants(struct loader *L, struct header *h, const struct ynode *root,
+			   struct names *macros)
+{
+	const struct ynode *list = ymap_get(root, "constants");
+
+	if (list && want_kind(L, list, "constants", Y_SEQ))
+		h->constants = load_named_values(L, list, "a constant", "constant", UINT32_MAX,
+						 macros, &h->n_constants);
 }
 
 static const struct cconstant *constant_named(const struct header *h, const char *name)
@@ -157,32 +170,6 @@ static void load_members(struct loader *L, const struct header *h, struct ctype_
 	}
 }
 
-static void load_values(struct loader *L, struct ctype_def *t, const struct ynode *list,
-			struct names *macros)
-{
-	static const struct keyspec ks[] = {
-		{ "name", true }, { "value", true }, { "doc", true }, { 0 } };
-
-	t->values = arena_alloc(L->a, (list->n + 1) * sizeof(*t->values));
-	for (size_t i = 0; i < list->n; i++) {
-		const struct ynode *m = list->kids[i];
-		struct cenum_value *v = &t->values[t->n_values];
-		uint64_t value;
-
-		if (!check_keys(L, m, "an enum value", ks))
-			continue;
-		v->mark = m->mark;
-		v->name = get_str(L, m, "name", NULL);
-		v->doc = get_str(L, m, "doc", NULL);
-		if (!v->name || !v->doc || !is_identifier(v->name) ||
-		    !node_uint(L, ymap_get(m, "value"), "value", INT32_MAX, &value))
-			continue;
-		v->value = (uint32_t)value;
-		if (add_name(L, macros, "enum value", v->name, m->mark))
-			t->n_values++;
-	}
-}
-
 static bool parse_kind(const char *s, enum ctype_kind *out)
 {
 	for (int k = 0; k < 3; k++)
@@ -251,7 +238,8 @@ static void load_types(struct loader *L, struct header *h, const struct ynode *r
 			       t->kind == CTYPE_ENUM ? "values" : "members", Y_SEQ))
 			continue;
 		if (t->kind == CTYPE_ENUM)
-			load_values(L, t, values, macros);
+			t->values = load_named_values(L, values, "an enum value", "enum value",
+						      INT32_MAX, macros, &t->n_values);
 		else
 			load_members(L, h, t, members);
 		/* struct, union and enum tags share one namespace in C */
