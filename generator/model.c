@@ -205,6 +205,16 @@ static void kstrlist_or_null(struct json *j, const char *key, const char *const 
 		kstr(j, key, NULL);
 }
 
+/* A number that may be absent (a variant that names another command
+ * instead of an nr, an array member's len): null then. */
+static void kuint_or_null(struct json *j, const char *key, bool present, unsigned long long v)
+{
+	if (present)
+		kuint(j, key, v);
+	else
+		kstr(j, key, NULL);
+}
+
 /* A size measured on an ABI, or null before sizes exist (ioctlgen dump). */
 static void ksize(struct json *j, const char *key, const struct abi *a, const char *type)
 {
@@ -426,10 +436,7 @@ static void write_header_types(struct json *j, const struct header *hd)
 			open_(j, NULL, '{');
 			kstr(j, "name", mb->name);
 			kstr(j, "type", mb->type);
-			if (mb->len_text)
-				kuint(j, "len", mb->len);
-			else
-				kstr(j, "len", NULL);
+			kuint_or_null(j, "len", mb->len_text != NULL, mb->len);
 			kstr(j, "len-text", mb->len_text);
 			kbool(j, "pad", mb->pad);
 			kstr(j, "doc", mb->doc);
@@ -488,10 +495,8 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	kstr(j, "alias-of", c->alias_of);
 	kstr(j, "macro", c->macro);
 	kstrlist(j, "args", c->args, c->n_args);
-	if (c->plain && !c->by_name)
-		kuint(j, "number", c->number);
-	else		/* per ABI: see "numbers" */
-		kstr(j, "number", NULL);
+	/* spelled as another's name: per ABI only, see "numbers" */
+	kuint_or_null(j, "number", c->plain && !c->by_name, c->number);
 	kstr(j, "number-text", c->number_text);
 	kstr(j, "passes", c->passes);
 	if (c->legacy) {
@@ -512,10 +517,7 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 
 		open_(j, NULL, '{');
 		kstrlist(j, "abis", va->abis, va->n_abis);
-		if (va->nr_text)
-			kuint(j, "nr", va->nr);
-		else
-			kstr(j, "nr", NULL);
+		kuint_or_null(j, "nr", va->nr_text != NULL, va->nr);
 		kstr(j, "nr-text", va->nr_text);
 		kstr(j, "alias-of", va->alias_of);
 		kstr(j, "doc", va->doc);
