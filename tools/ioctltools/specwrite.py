@@ -230,8 +230,21 @@ class Entry:
         return "".join(out)
 
 
+class NoMacroEntry:
+    """What the importer asks of every entry, for the ones the header writes
+    without the _IO* macros: no argument type, never reserved, no family, no
+    legacy spelling."""
+    reserved = False
+    nr_param = None
+    legacy = None
+    type = None
+
+    def types(self):
+        return []
+
+
 @dataclass
-class PlainEntry:
+class PlainEntry(NoMacroEntry):
     """A command the header spells as a plain number (#define TCGETS 0x5401),
     not with the _IO* macros: `number:` as the header writes it, and the
     type it passes when the registry says (hand-written, never imported)."""
@@ -241,19 +254,11 @@ class PlainEntry:
     passes: str | None = None
     accept: list = field(default_factory=list)
     line: int = 0		# in the header, for the order of the entries
-    # what the importer asks of every entry
-    reserved = False
-    nr_param = None
-    legacy = None
-    type = None
 
     @classmethod
     def from_registry(cls, c):
         return cls(name=c["name"], number=c["number-text"], doc=c["doc"], passes=c["passes"],
                    accept=list(c["accept"]))
-
-    def types(self):
-        return []
 
     def merge(self, old):
         """The imported number with the registry's doc, passes and accept."""
@@ -441,7 +446,7 @@ class NameVariant:
 
 
 @dataclass
-class NamedEntry:
+class NamedEntry(NoMacroEntry):
     """A command the header spells as another command's name (sockios.h's
     #define SIOCINQ FIONREAD): alias-of, and variants where the name is
     another on some ABIs (SIOCGSTAMP is SIOCGSTAMP_NEW under time64)."""
@@ -452,11 +457,6 @@ class NamedEntry:
     passes: str | None = None
     accept: list = field(default_factory=list)
     line: int = 0		# in the header, for the order of the entries
-    # what the importer asks of every entry
-    reserved = False
-    nr_param = None
-    legacy = None
-    type = None
 
     @classmethod
     def from_registry(cls, c):
@@ -464,9 +464,6 @@ class NamedEntry:
                    accept=list(c["accept"]),
                    variants=[NameVariant(tuple(v["abis"]), v["alias-of"], v["doc"])
                              for v in c.get("variants", [])])
-
-    def types(self):
-        return []
 
     def merge(self, old):
         """The imported names with the registry's docs, passes and accept."""
