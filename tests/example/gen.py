@@ -16,21 +16,12 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "generator"))
+from renderlib import write_if_changed  # noqa: E402
+
 # The ABIs an x86_64 guest with IA32 emulation and x32 runs, as in
 # tests/verify/gen.py.
 GUEST_ABIS = {"x86_64": "-m64", "i386": "-m32", "x32": "-mx32"}
-
-
-def write_if_changed(path, text):
-    try:
-        with open(path) as f:
-            if f.read() == text:
-                return
-    except FileNotFoundError:
-        pass
-    with open(path + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
 
 
 def main():
