@@ -90,8 +90,22 @@ def probes_for(tc, probes):
             res.unusable = f"ARCH={tc.abi.arch} does not export <{inc}>"
             results.append((p, res))
             continue
-        mine.append(p.on(inc, os.path.join(tc.inc, p.name) if inc != p.name else None))
+        mine.append(p.on(inc, os.path.join(tc.inc, p.name) if inc != p.name else None,
+                         registry_additions(p.header, os.path.join(tc.inc, p.name))))
     return mine, results
+
+
+def registry_additions(h, exported):
+    """newheader.additions() of a header against its exported file: what
+    the registry adds that this tree does not have yet."""
+    if not h.header_test or not (h.model.get("types") or h.model.get("commands")):
+        return ()
+    try:
+        with open(exported, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError as e:
+        raise Error(f"{h.source}: error: reading {exported}: {e.strerror}") from e
+    return tuple(newheader.additions(h.model, text))
 
 
 def run_probes(tcs, probes, probe_dir, jobs, cache_dir, kernel_names):

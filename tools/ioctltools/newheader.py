@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The text of a `new: true` header (one the kernel tree does not have) for
-the size probes, until the renderer's full-header template writes it.
+the size probes, until the renderer's full-header template writes it, and
+what the registry adds to a header the tree has (additions()).
 
 tools/measure-sizes needs the header before any size exists, and so before
 the model the renderer reads.  With `--new-headers DIR` it takes the
@@ -15,6 +16,12 @@ import re
 from . import Error, cc
 
 MACROS = {"_IO", "_IOR", "_IOW", "_IOWR"}
+
+# What the renderer (generator/render.py, UapiHeader.missing() and its
+# DEFINE_RE) takes for "the header defines it": the two must agree, or a
+# probe would measure what the patch does not add.
+DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+TYPE_DEF_RE = r"\b%s[ \t\n]+%s[ \t\n]*\{"
 
 
 def guard(path):
@@ -78,3 +85,23 @@ def text(h):
     lines.append("")
     lines += [command_line(h, c) for c in h["commands"] if not c["reserved"]]
     return "\n".join(lines + ["", f"#endif /* {g} */"]) + "\n"
+
+
+def additions(h, text):
+    """The C lines a probe of an existing header needs after it: the
+    registry's types and commands that its exported text does not define,
+    which the series will add to it (a new command with a new struct).
+    Kernel-internal types are the prelude's (cc.Prelude)."""
+    defined = set(DEFINE_RE.findall(text))
+    lines = []
+    for t in h.get("types") or ():
+        if t.get("kernel-internal") or \
+                re.search(TYPE_DEF_RE % (t["kind"], re.escape(t["name"])), text):
+            continue
+        lines += cc.type_lines(*cc.model_type(t))
+    lines += [command_line(h, c) for c in h["commands"]
+              if not c["reserved"] and c["name"] not in defined]
+    if lines:
+        lines = [f"/* what the registry adds to <{h['path']}> "
+                 f"(tools/ioctltools/newheader.py) */", "#include <linux/types.h>"] + lines
+    return lines

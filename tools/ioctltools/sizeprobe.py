@@ -47,6 +47,7 @@ class Probe:
         self.include = header.path	# as userspace includes it on one ABI
         self.require = None		# the asm-generic file that include must pull in
         self.skip = set()		# types left out after they failed
+        self.additions = ()		# C lines after the header (on())
         for c in header.commands:
             # spelled as another's name: either spelling, as that name is on the ABI
             plain = None if specwrite.spelled_as_name(c) else c.get("number") is not None
@@ -60,11 +61,12 @@ class Probe:
                 if cmd and t not in cmd.types:
                     cmd.types.append(t)
 
-    def on(self, include, require):
-        """A copy for one ABI, included as include."""
+    def on(self, include, require, additions=()):
+        """A copy for one ABI, included as include, followed by additions
+        (the registry's definitions that header does not have yet)."""
         q = Probe.__new__(Probe)
         q.__dict__.update(self.__dict__)
-        q.include, q.require, q.skip = include, require, set()
+        q.include, q.require, q.skip, q.additions = include, require, set(), tuple(additions)
         return q
 
     def where(self, text):
@@ -80,6 +82,7 @@ class Probe:
         h = self.header
         lines = [f"/* measure-sizes probe: {h.spec} */"]
         lines += cc.prologue(h.includes, self.include if h.header_test else None, h.prelude)
+        lines += self.additions
         if h.header_test:
             for i, c in enumerate(self.commands):
                 lines += [f"#ifdef {c.name}", f'__asm__(".ascii \\"->DEF {i}\\"");', "#endif"]
