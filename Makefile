@@ -75,9 +75,15 @@ UNIT_PROGS := $(patsubst tests/unit/test-%.c,$(B)/test-%,$(wildcard tests/unit/t
 EDITED_SPEC = { git diff --name-only HEAD -- $(SPEC); git ls-files -o --exclude-standard -- $(SPEC); } 2>/dev/null
 MODEL_REPORT = $(if $(Q),--summary $$($(EDITED_SPEC) | sed 's/^/--full /'))
 
-# A type the spec names but spec/sizes does not hold yet (a new command's new
-# struct) is measured first: `make sizes` compiles only the new or changed
-# probes (its cache), so an edit costs seconds.
+# Measured first, before the model: the header specs that name a type
+# spec/sizes does not hold yet (a new command's new struct) and the edited
+# ones that define types of their own (a changed struct keeps its name).
+# Only their probes are compiled (`make sizes ONLY=...`), merged into
+# spec/sizes, so an edit costs seconds even with a cold cache.
+MEASURE_FIRST = { $(B)/ioctlgen check $(SPEC) 2>&1 | \
+	sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: .*\[missing-size\]$$/\1/p'; \
+	$(EDITED_SPEC) | grep '^$(SPEC)/headers/.*\.yaml$$' | xargs -r grep -ls '^types:'; } | \
+	LC_ALL=C sort -u
 # The list of spec files, rewritten only when it changes: a deleted header
 # spec makes the model out of date too.
 SPEC_LIST := $(B)/spec-files.list
@@ -89,10 +95,10 @@ FORCE:
 .PHONY: FORCE
 
 $(MODEL): $(B)/ioctlgen $(SPEC_FILES) $(SPEC_LIST) $(KSRC)/.extracted
-	$(Q)if ! $(B)/ioctlgen check $(SPEC) >/dev/null 2>&1 && \
-	    $(B)/ioctlgen check $(SPEC) 2>&1 | grep -q '\[missing-size\]$$'; then \
-		echo "  SIZES   the spec names types spec/sizes does not hold: make sizes"; \
-		$(MAKE) -s sizes; \
+	$(Q)only=$$($(MEASURE_FIRST)); \
+	if [ -n "$$only" ]; then \
+		echo "  SIZES   measured first, new or edited types:" $$only; \
+		$(MAKE) -s sizes ONLY="$$only"; \
 	fi
 	$(quiet) MODEL $@
 	$(Q)$(B)/ioctlgen model $(MODEL_REPORT) --tree $(KSRC) $(SPEC) -o $@
@@ -126,9 +132,11 @@ ABI_HEADERS = $(MAKE) -s $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.registry ar
 # Only new or changed probes are compiled (a cache keyed by content in
 # $(B)/sizes/cache; tools/ioctltools/probecache.py).  NEW_HEADERS=DIR: the
 # rendered `new: true` headers as DIR/<path>, instead of measure-sizes' own text.
+# ONLY="spec files": measure only these headers' probes, merged into spec/sizes.
 sizes: $(B)/ioctlgen
 	$(Q)$(ABI_HEADERS)
-	$(Q)tools/measure-sizes $(if $(NEW_HEADERS),--new-headers $(NEW_HEADERS)) $(SPEC) $(B)
+	$(Q)tools/measure-sizes $(if $(NEW_HEADERS),--new-headers $(NEW_HEADERS)) \
+		$(foreach f,$(ONLY),--only $(f)) $(SPEC) $(B)
 
 # Import every ioctl command of the exported UAPI of each ARCH into
 # spec/headers and spec/left-out.txt (tools/import-uapi), merged with what

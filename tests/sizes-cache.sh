@@ -126,6 +126,61 @@ step shadow "a header that shadows the compiler's <stddef.h>" 8 "struct usbdevfs
 rm "$tmp/build/uapi/x86/include/stddef.h"
 step unshadow "the shadowing header removed" 8 "struct usbdevfs_ctrltransfer32" "18 20 20 20"
 
+# A new command with a new struct in a header the tree has: the probe
+# defines after <linux/usbdevice_fs.h> what the registry adds to it
+# (newheader.additions()), so the struct measures and the command is
+# present before any patch; i386 aligns the __u64 to 4, and x86_64 packs it
+# (its -fpack-struct above).
+cp "$tmp/spec/headers/linux/usbdevice_fs.yaml" "$tmp/usbdevice_fs.yaml.orig"
+sed -i 's/^types:$/types:\
+  - name: usbdevfs_fixture_stats\
+    kind: struct\
+    doc: Added by the test.\
+    members:\
+      - name: count\
+        type: __u32\
+        doc: A count.\
+      - name: bytes\
+        type: __u64\
+        doc: Bytes./' "$tmp/spec/headers/linux/usbdevice_fs.yaml"
+cat >>"$tmp/spec/headers/linux/usbdevice_fs.yaml" <<'EOF'
+  - name: USBDEVFS_FIXTURE_STATS
+    dir: read
+    magic: "'U'"
+    nr: 0x7f
+    type: struct usbdevfs_fixture_stats
+    doc: Added by the test.
+EOF
+step added "a new command with a new struct in a header the tree has" 4 "struct usbdevfs_fixture_stats" "12 12 16 16"
+check "added: the new command is present on every ABI" \
+	sh -c "! grep -q USBDEVFS_FIXTURE_STATS '$tmp/added'/*.yaml"
+
+# --only: a cold run (its own empty cache) measures the edited header's
+# probes alone and merges them into the sizes files of the run before the
+# edit: byte for byte what the full uncached run of the edited spec wrote.
+only() {	# NAME BASE: --only usbdevice_fs.yaml over BASE's sizes files into $tmp/NAME
+	mkdir -p "$tmp/$1" && cp "$tmp/$2"/*.yaml "$tmp/$1/"
+	tools/measure-sizes --cache "$tmp/$1.cache" -o "$tmp/$1" \
+		--only "$tmp/spec/headers/linux/usbdevice_fs.yaml" "$tmp/spec" "$tmp/build" \
+		>"$tmp/$1.log" 2>&1 || { diag <"$tmp/$1.log"; return 1; }
+	compiled=$(sed -n 's/.*; \([0-9]*\) probes compiled, [0-9]* cached).*/\1/p' "$tmp/$1.log")
+}
+if only only unshadow.ref; then
+	check "--only, cold: the 4 probes of the edited header compiled" [ "$compiled" = 4 ]
+	check "--only, cold: merged into the old sizes files, the full run's files" \
+		diff -r -x .probes "$tmp/added.ref" "$tmp/only"
+else
+	not_ok "--only, cold: measure-sizes runs"
+fi
+# The edit undone: its struct's size goes, the files are the ones before it.
+cp "$tmp/usbdevice_fs.yaml.orig" "$tmp/spec/headers/linux/usbdevice_fs.yaml"
+if only undone only; then
+	check "--only after the edit is undone: the files of the run before it" \
+		diff -r -x .probes "$tmp/unshadow.ref" "$tmp/undone"
+else
+	not_ok "--only after the edit is undone: measure-sizes runs"
+fi
+
 # The shadowing rule itself, without a compiler: an entry records the
 # listing of every search directory before the one that held each file,
 # and of all of them for a name the compiler did not find.

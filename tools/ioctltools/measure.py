@@ -211,12 +211,26 @@ def summarise(tc, results, ref, compiled, verbose, errors, defined_somewhere):
     # asm/ioctls.h TIOCGPTN, where asm-generic/ioctls.h is not included)
     # is absent only from this header: written <header>:<name>.
     present = {c.name for p, res in results for c in p.commands if usable(c, res)}
-    return merged, {f"{h}:{n}" if n in present else n for h, n in gone}
+    return merged, {f"{h}:{n}" if n in present else n for h, n in gone}, gone
 
 
-def measure(reg, build_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=None):
-    """Run every probe on every ABI; return (per-ABI sizes, per-ABI absent, errors)."""
+def only_probes(probes, only):
+    """The probes of the header spec files named in only."""
+    want = {os.path.normpath(f) for f in only}
+    have = {os.path.normpath(p.header.spec) for p in probes}
+    unknown = sorted(want - have)
+    if unknown:
+        raise Error(f"{unknown[0]}: error: --only names no header spec of the registry")
+    return [p for p in probes if os.path.normpath(p.header.spec) in want]
+
+
+def measure(reg, build_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=None,
+            only=None):
+    """Run every probe (or the probes of the header specs in only) on every
+    ABI; return (per-ABI sizes, per-ABI absent, errors)."""
     probes = probes_of(reg)
+    if only:
+        probes = only_probes(probes, only)
     names = kernel_header_names(build_dir, sorted({a.arch for a in reg.abis}))
     new_inc = os.path.join(probe_dir, "new-include")
     write_new_headers(reg, new_inc, rendered)
@@ -227,10 +241,12 @@ def measure(reg, build_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=N
     ref, errors = reference_abis(probes, tcs)
     results, hits = run_probes(tcs, probes, probe_dir, jobs, cache_dir, names)
     compiled = {(p.header.spec, t) for rs in results.values() for p, res in rs for t in res.sizes}
-    sizes, absent, defined_somewhere = {}, {}, set()
+    sizes, absent, gone, defined_somewhere = {}, {}, {}, set()
     for tc in tcs:
-        sizes[tc.name], absent[tc.name] = summarise(tc, results[tc.name], ref, compiled,
-                                                    verbose, errors, defined_somewhere)
+        sizes[tc.name], absent[tc.name], gone[tc.name] = summarise(
+            tc, results[tc.name], ref, compiled, verbose, errors, defined_somewhere)
+    if only:
+        absent = gone		# merge() writes the names again
     if not errors:
         for p in probes:
             for c in p.commands:
@@ -238,6 +254,52 @@ def measure(reg, build_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=N
                     errors.append(f"{c.mark}: error: {c.name} is defined on no ABI: "
                                   f"{p.name} never defines it (run with -v for the reasons)")
     return sizes, absent, errors, probes, hits
+
+
+def read_sizes(path):
+    """(sizes, absent) of a sizes file as render() writes it."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = specwrite.yaml.safe_load(f)
+    except OSError as e:
+        raise Error(f"{path}: error: {e.strerror}: --only merges into the sizes files "
+                    f"of a full `make sizes`") from e
+    except specwrite.yaml.YAMLError as e:
+        raise Error(f"{path}: error: not a sizes file: {e}") from e
+    if not isinstance(doc, dict) or not isinstance(doc.get("sizes"), dict):
+        raise Error(f"{path}:1:1: error: not a sizes file (no sizes: mapping)")
+    return doc["sizes"], set(doc.get("absent") or ())
+
+
+def merge(reg, abi, old, sizes, absent, measured):
+    """The sizes file of one ABI after measuring only the probes in
+    measured: their types' sizes replace the old ones, the sizes no probe
+    of the registry asks for any more go, and the absent list is written
+    again by summarise()'s rule (<header>:<name> when another header
+    defines the name on this ABI), each header's commands absent as the
+    old list says unless it was measured now."""
+    old_sizes, old_absent = old
+    needed = {t for p in probes_of(reg) for t in p.types}
+    merged = {t: (n, None) for t, n in old_sizes.items() if t in needed}
+    merged.update(sizes)
+    done = {p.header.spec for p in measured}
+    gone, present = set(), set()
+    for h in reg.headers:
+        if not h.applies_to(abi):
+            continue
+        for c in h.commands:
+            if c["reserved"]:
+                continue
+            n = c["name"]
+            if h.spec in done:
+                out = (h.path, n) in absent
+            else:
+                out = n in old_absent or f"{h.path}:{n}" in old_absent
+            if out:
+                gone.add((h.path, n))
+            else:
+                present.add(n)
+    return merged, {f"{h}:{n}" if n in present else n for h, n in gone}
 
 
 def render(abi, sizes, absent):
@@ -262,6 +324,9 @@ def main(argv=None):
     ap.add_argument("--cache", metavar="DIR",
                     help="the result cache (default: the probe directory's cache/)")
     ap.add_argument("--no-cache", action="store_true", help="compile every probe")
+    ap.add_argument("--only", metavar="SPEC", action="append",
+                    help="measure only the probes of this header spec file (repeatable) "
+                         "and merge them into the sizes files: an edit's few headers")
     ap.add_argument("--new-headers", metavar="DIR",
                     help="the rendered `new: true` headers, as DIR/<path> (default: "
                          "measure-sizes writes their text from the registry)")
@@ -280,7 +345,13 @@ def main(argv=None):
     try:
         cache_dir = None if args.no_cache else args.cache or os.path.join(probe_dir, "cache")
         sizes, absent, errors, probes, hits = measure(reg, args.build_dir, probe_dir, args.jobs,
-                                                      args.verbose, cache_dir, args.new_headers)
+                                                      args.verbose, cache_dir, args.new_headers,
+                                                      args.only)
+        if args.only and not errors:
+            for abi in reg.abis:
+                old = read_sizes(os.path.join(out_dir, abi.name + ".yaml"))
+                sizes[abi.name], absent[abi.name] = merge(reg, abi, old, sizes[abi.name],
+                                                          absent[abi.name], probes)
     except Error as e:
         errors = [str(e)]
     if errors:
