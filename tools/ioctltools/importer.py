@@ -265,6 +265,8 @@ def why_left_out(u, f, ctx):
         label, call = u.variant[f.name]
         how = expand_text(call, f.params) if call else "no single ioctl macro"
         return classify.R_VARIANT, f"{label}: {how}"
+    if f.enum_value is not None:
+        return classify.R_ENUM, f.enum_value
     e, types = f.entry, f.entry.types()
     if not u.compiles and (e.type or e.legacy and e.legacy.passes != "void"):
         return classify.R_NOCOMPILE, u.error	# its argument needs the header
