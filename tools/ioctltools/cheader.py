@@ -87,6 +87,38 @@ class HeaderText:
                 self.defines.append(Define(line, m.group(1), parse_params(m.group(2)),
                                            strip_comments(m.group(3))))
         self.commented = self._commented_ioctls()
+        self.enumerators = self._ioctl_enumerators()
+
+    def _ioctl_enumerators(self):
+        """The enumerators whose value calls an ioctl macro, as Defines
+        (params None): 6.12's linux/android/binder.h declares its commands
+        in an enum (`BINDER_WRITE_READ = _IOWR('b', 1, ...),`), so do
+        drm/xe_drm.h's DRM_XE_OBSERVATION_IOCTL_* and binder's BC_*/BR_*
+        protocol codes."""
+        # comments blanked, newlines kept, so that offsets give line numbers
+        text = re.sub(r"/\*.*?\*/|//[^\n]*",
+                      lambda m: re.sub(r"[^\n]", " ", m.group(0)), self.text, flags=re.S)
+        text = re.sub(r"^[ \t]*#.*$", lambda m: " " * len(m.group(0)), text, flags=re.M)
+        out = []
+        for m in re.finditer(r"\benum\b[\s\w]*\{([^{}]*)\}", text):
+            pos, depth, start = m.start(1), 0, m.start(1)
+            items = []
+            for i in range(m.start(1), m.end(1) + 1):
+                ch = text[i] if i < m.end(1) else ","
+                if ch == "(":
+                    depth += 1
+                elif ch == ")":
+                    depth -= 1
+                elif ch == "," and depth == 0:
+                    items.append((start, text[start:i]))
+                    start = i + 1
+            for at, item in items:
+                e = re.match(r"\s*([A-Za-z_]\w*)\s*=(.*)$", item, re.S)
+                if e and IOCTL_CALL.search(e.group(2)):
+                    line = text.count("\n", 0, at + e.start(1)) + 1
+                    out.append(Define(line, e.group(1), None,
+                                      re.sub(r"\s+", " ", e.group(2)).strip()))
+        return out
 
     def _commented_ioctls(self):
         """(line, name) of the ioctl #defines inside comments."""

@@ -44,6 +44,8 @@ R_TYPE_NOWHERE = ("not an ioctl command any more: no file of the kernel tree def
                   "type, so nothing can build it and no kernel serves it")
 R_OVERFLOW = "its size overflows the size field of a layout (ioctlgen's size-overflow error)"
 R_VARIANT = "spelled otherwise on some ABIs (an #ifdef on the word size or the ARCH): one entry cannot hold it"
+R_ENUM = ("an enumerator whose value is one ioctl macro call, not a #define: imported once the "
+          "registry has its name (binder's BC_*/BR_* are protocol codes, not ioctls)")
 R_CONST = "magic or nr is not an integer constant expression"
 R_SIZE_TYPE = "a size argument that is neither a sizeof() expression nor an int"
 # The C type of a legacy size argument, as the compiler sees it.
@@ -76,6 +78,11 @@ class Found:
     sizes: dict = field(default_factory=dict)		# sizeof the type at size parameter value k
     units: dict = field(default_factory=dict)		# sizeof each sizeof() operand of the type
     entry: Entry | None = None
+    enum_value: str | None = None	# an enumerator's value as written (binder.h in 6.12)
+
+    def probe_text(self):
+        """What a probe expands for it: the macro, or an enumerator's value."""
+        return self.enum_value or expand.probe_call(self.name, self.params)
 
     @property
     def legacy_size(self):
@@ -145,8 +152,14 @@ def preprocess(unit, compiler):
         seen.add(d.name)
         if d.params is None or (d.params and "..." not in d.params):
             probes.append((d.name, d.params))
-    src = expand.probe_source(unit.includes, unit.rel, unit.prelude,
-                              [expand.probe_call(n, p) for n, p in probes])
+    calls = [expand.probe_call(n, p) for n, p in probes]
+    # an enumerator is no macro: its value is what the probe expands
+    for d in text.enumerators:
+        if d.name not in seen:
+            seen.add(d.name)
+            probes.append((d.name, None))
+            calls.append(d.body)
+    src = expand.probe_source(unit.includes, unit.rel, unit.prelude, calls)
     with tempfile.TemporaryDirectory() as stubs:
         for _ in range(10):
             r = compiler(["-E", "-dD", "-w", "-I", stubs], src)
@@ -161,7 +174,7 @@ def preprocess(unit, compiler):
 
 def analyse(unit, compiler):
     unit.text = text = unit.text or HeaderText(unit.path)
-    if not any(d.body.strip() for d in text.defines):
+    if not any(d.body.strip() for d in text.defines) and not text.enumerators:
         return
     r, probes = preprocess(unit, compiler)
     if r.returncode != 0:
@@ -171,10 +184,11 @@ def analyse(unit, compiler):
                 unit.leave(d.line, d.name, R_NOPP, why)
         return
     live, expansions = expand.read_preprocessed(r.stdout, unit.path)
+    enums = {d.name: d for d in text.enumerators if d.name not in live}
     found = []
     for i, (name, params) in enumerate(probes):
         exp = expansions.get(i, "")
-        line = live.get(name)
+        line = enums[name].line if name in enums else live.get(name)
         if not expand.is_ioctl_expansion(exp) or line is None:
             continue
         groups = exp.count(expand.OPEN)
@@ -183,7 +197,8 @@ def analyse(unit, compiler):
         if groups != 1 or not expand.only_parens_around(exp):
             unit.leave(line, name, R_EXPR, exp.strip()[:120])
             continue
-        found.append(Found(name, line, params, expand.parse_call(exp)))
+        found.append(Found(name, line, params, expand.parse_call(exp),
+                           enum_value=enums[name].body if name in enums else None))
     helpers = drop_helpers(unit, found)
     evaluate(unit, compiler)
     find_aliases(unit, live)

@@ -107,6 +107,29 @@ def analyse(u, ctx):
     return u
 
 
+def alias_other_headers(units, ctx):
+    """A command the header defines as the name of another header's command
+    is an alias of it (alias-of): 6.12's linux/ext4.h `#define
+    EXT4_IOC_GETVERSION_OLD FS_IOC_GETVERSION`, linux/btrfs.h `#define
+    BTRFS_IOC_GET_FSLABEL FS_IOC_GETFSLABEL` (classify.find_aliases does it
+    within one header).  The other header's commands are the ones imported
+    now and the registry's.  ioctlgen checks that both have one number on
+    every ABI."""
+    where = {c["name"]: h.path for h in ctx.old_headers.values() if not h.arch
+             for c in h.commands if not c["reserved"]}
+    where.update({f.name: u.rel for u in units if u.kind == "generic" for f in u.commands})
+    for u in units:
+        mine = {f.name for f in u.commands}
+        for f in u.commands:
+            if f.entry is None or f.entry.alias_of or f.enum_value is not None:
+                continue
+            defs = [d for d in u.text.defines if d.name == f.name]
+            m = classify.ALIAS_BODY.match(defs[0].body) \
+                if len(defs) == 1 and defs[0].params is None else None
+            if m and m.group(1) not in mine and where.get(m.group(1)) not in (None, u.rel):
+                f.entry.alias_of = m.group(1)
+
+
 def name_the_named(u, ctx, comp):
     """alias-of and variants of the entries spelled as another's name: the
     name each is on its ARCH's reference ABI, and where it is another."""
@@ -265,6 +288,8 @@ def why_left_out(u, f, ctx):
         label, call = u.variant[f.name]
         how = expand_text(call, f.params) if call else "no single ioctl macro"
         return classify.R_VARIANT, f"{label}: {how}"
+    if f.enum_value is not None:
+        return classify.R_ENUM, f.enum_value
     e, types = f.entry, f.entry.types()
     if not u.compiles and (e.type or e.legacy and e.legacy.passes != "void"):
         return classify.R_NOCOMPILE, u.error	# its argument needs the header
@@ -398,6 +423,7 @@ def main(argv=None):
         units = [u for u in all_units if not args.only or u.rel in args.only]
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
             results_of([ex.submit(analyse, u, ctx) for u in units])
+        alias_other_headers(units, ctx)
         status = write(args, ctx, units, hdir, left_path)
     except Error as e:
         print(e, file=sys.stderr)

@@ -4,12 +4,14 @@ exist, on every ABI (see the entry point's help)."""
 
 import argparse
 import concurrent.futures
+import functools
 import os
 import sys
 import time
 
 from . import Error, cc, newheader, probecache, registry, results_of, specwrite
 from .cc import userspace_include
+from .cheader import HeaderText
 from .sizeprobe import Probe, Result, from_cache, run_chunk, to_cache
 from .toolchain import Toolchain, kernel_header_names
 
@@ -75,6 +77,15 @@ def write_new_headers(reg, new_inc, rendered=None):
         specwrite.write_if_changed(os.path.join(new_inc, path), text)
 
 
+@functools.lru_cache(maxsize=None)
+def enumerators_of(path):
+    """The names a header file declares as enumerators of an ioctl macro
+    call (cheader; binder.h's commands in 6.12), none when it is not there."""
+    if not os.path.exists(path):
+        return frozenset()
+    return frozenset(d.name for d in HeaderText(path).enumerators)
+
+
 def probes_for(tc, probes):
     """The probes of one ABI, and the results of the headers it does not export."""
     mine, results = [], []
@@ -90,14 +101,17 @@ def probes_for(tc, probes):
             res.unusable = f"ARCH={tc.abi.arch} does not export <{inc}>"
             results.append((p, res))
             continue
-        mine.append(p.on(inc, os.path.join(tc.inc, p.name) if inc != p.name else None,
-                         registry_additions(p.header, os.path.join(tc.inc, p.name))))
+        exported = os.path.join(tc.inc, p.name)
+        enums = enumerators_of(exported)
+        mine.append(p.on(inc, exported if inc != p.name else None,
+                         registry_additions(p.header, exported, enums), enums))
     return mine, results
 
 
-def registry_additions(h, exported):
+def registry_additions(h, exported, enums=frozenset()):
     """newheader.additions() of a header against its exported file: what
-    the registry adds that this tree does not have yet."""
+    the registry adds that this tree does not have yet (an enumerator,
+    binder.h's commands in 6.12, is there)."""
     if not h.header_test or not (h.model.get("types") or h.model.get("commands")):
         return ()
     try:
@@ -105,7 +119,7 @@ def registry_additions(h, exported):
             text = f.read()
     except OSError as e:
         raise Error(f"{h.source}: error: reading {exported}: {e.strerror}") from e
-    return tuple(newheader.additions(h.model, text))
+    return tuple(newheader.additions(h.model, text, enums))
 
 
 def run_probes(tcs, probes, probe_dir, jobs, cache_dir, kernel_names):

@@ -94,12 +94,13 @@ def text(h):
     return "\n".join(lines + ["", f"#endif /* {g} */"]) + "\n"
 
 
-def additions(h, text):
+def additions(h, text, enums=frozenset()):
     """The C lines a probe of an existing header needs after it: the
-    registry's types and commands that its exported text does not define,
-    which the series will add to it (a new command with a new struct).
-    Kernel-internal types are the prelude's (cc.Prelude)."""
-    defined = set(DEFINE_RE.findall(text))
+    registry's types and commands that its exported text does not define
+    (as a macro, or as an enumerator: enums), which the series will add to
+    it (a new command with a new struct).  Kernel-internal types are the
+    prelude's (cc.Prelude)."""
+    defined = set(DEFINE_RE.findall(text)) | set(enums)
     lines = []
     for t in h.get("types") or ():
         if t.get("kernel-internal") or \

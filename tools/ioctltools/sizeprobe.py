@@ -48,6 +48,7 @@ class Probe:
         self.require = None		# the asm-generic file that include must pull in
         self.skip = set()		# types left out after they failed
         self.additions = ()		# C lines after the header (on())
+        self.enums = frozenset()	# command names the header declares as enumerators
         for c in header.commands:
             # spelled as another's name: either spelling, as that name is on the ABI
             plain = None if specwrite.spelled_as_name(c) else c.get("number") is not None
@@ -61,13 +62,27 @@ class Probe:
                 if cmd and t not in cmd.types:
                     cmd.types.append(t)
 
-    def on(self, include, require, additions=()):
+    def on(self, include, require, additions=(), enums=frozenset()):
         """A copy for one ABI, included as include, followed by additions
-        (the registry's definitions that header does not have yet)."""
+        (the registry's definitions that header does not have yet); enums:
+        the names its header text declares as enumerators there
+        (measure.enumerators_of())."""
         q = Probe.__new__(Probe)
         q.__dict__.update(self.__dict__)
         q.include, q.require, q.skip, q.additions = include, require, set(), tuple(additions)
+        q.enums = frozenset(c.name for c in self.commands if c.name in enums)
         return q
+
+    def presence_lines(self, i, c, then):
+        """#ifdef NAME, then the lines `then`; a name the header declares as an
+        enumerator (6.12's linux/android/binder.h) has no #ifdef: the compiler
+        confirms it is declared (an undeclared one stops the probe, an error),
+        and its value was spelled with the ioctl macros (tools/import-uapi)."""
+        lines = [f"#ifdef {c.name}"] + then
+        if c.name in self.enums:
+            lines += ["#else", f"static const long __measure_enum_{i} "
+                      f"__attribute__((unused)) = (long)({c.name});"] + then
+        return lines + ["#endif"]
 
     def where(self, text):
         return self.types[text] or f"{self.header.spec}: (always measured)"
@@ -85,7 +100,7 @@ class Probe:
         lines += self.additions
         if h.header_test:
             for i, c in enumerate(self.commands):
-                lines += [f"#ifdef {c.name}", f'__asm__(".ascii \\"->DEF {i}\\"");', "#endif"]
+                lines += self.presence_lines(i, c, [f'__asm__(".ascii \\"->DEF {i}\\"");'])
         lines += ["", "void measure_sizes_probe(void);", "void measure_sizes_probe(void)", "{"]
         at, index = {}, self.index()
         for text in self.types:
@@ -111,6 +126,8 @@ class Probe:
                  "void measure_ioc_probe(void);", "void measure_ioc_probe(void)", "{"]
         for i, c in enumerate(self.commands):
             call = c.call()
+            if c.name in self.enums:
+                lines += [f"#ifndef {c.name}", "\t" + cc.value_marker("IOC", i, "1"), "#endif"]
             lines += [f"#ifdef {c.name}",
                       "\t" + cc.value_marker(
                           "IOC", i, f"_Generic(({call}), struct measure_ioc *: 1, default: 0)")]
@@ -133,6 +150,9 @@ class Probe:
         for i, c in enumerate(self.commands):
             call = c.call()
             lines += [f"#ifdef {c.name}", f"@@IOC \"{self.stem}\" {i}@@ {call}", "#endif"]
+            if c.name in self.enums:
+                lines += [f"#ifndef {c.name}", f"@@IOC \"{self.stem}\" {i}@@ __MEASURE_IOC__",
+                          "#endif"]
         return lines + ["#endif"]
 
 

@@ -17,7 +17,7 @@ def check(unit, variants):
     if not unit.commands or not unit.text.has_conditionals():
         return
     src = expand.probe_source(unit.includes, unit.rel, unit.prelude,
-                              [expand.probe_call(f.name, f.params) for f in unit.commands])
+                              [f.probe_text() for f in unit.commands])
     for label, compiler in variants:
         r = compiler(["-E", "-w"], src)
         if r.returncode != 0:
