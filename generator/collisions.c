@@ -197,8 +197,11 @@ static void add_collisions(struct registry *reg, size_t *cap, const struct abi *
 		for (size_t w = v; w < nv; w++) {
 			bool same = true;
 
+			/* only the entries of this size count: another size's
+			 * command coming or going changes nothing here */
 			for (size_t x = 0; x < n && same; x++)
-				same = in_version(reg, g[x].cmd, v) == in_version(reg, g[x].cmd, w);
+				same = !(g[x].variable || g[x].size == size) ||
+				       in_version(reg, g[x].cmd, v) == in_version(reg, g[x].cmd, w);
 			if (same)
 				mask |= (uint64_t)1 << w;
 		}

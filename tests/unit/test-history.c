@@ -50,7 +50,12 @@ static const char header[] = SPDX
 	"  - {name: ALL, dir: none, magic: 0x54, nr: 1, doc: a.}\n"
 	"  - {name: MID, dir: none, magic: 0x55, nr: 1, since: \"6.12\", removed: \"6.13\", doc: m.}\n"
 	"  - {name: TWO, dir: none, magic: 0x54, nr: 2, removed: \"6.13\", doc: t.}\n"
-	"  - {name: PLAIN, number: 0x5403, since: \"6.13\", doc: p.}\n";
+	"  - {name: PLAIN, number: 0x5403, since: \"6.13\", doc: p.}\n"
+	/* X and Y share _IOR('T', 4, int) always; Z, new in 6.12, has the key
+	 * but another size: no part of their collision */
+	"  - {name: X, dir: read, magic: 0x54, nr: 4, type: int, doc: x.}\n"
+	"  - {name: Y, dir: read, magic: 0x54, nr: 4, type: int, doc: y.}\n"
+	"  - {name: Z, dir: read, magic: 0x54, nr: 4, type: long, since: \"6.12\", doc: z.}\n";
 
 static void load(struct registry *reg, bool with_versions, const char *hdr)
 {
@@ -155,10 +160,13 @@ static void test_versions(void)
 	    "shared numbers: OLD, ALL in 6.1 and NEW, ALL in 6.12 and 6.13, each once");
 	tap(!collision_of(&reg, 0x5401, "OLD NEW ALL") && !collision_of(&reg, 0x5401, "OLD NEW"),
 	    "no collision puts OLD beside NEW: they never coexist");
-	tap(count_rule(&reg, "shared-number", NULL) == 2 &&
+	tap(count_rule(&reg, "shared-number", NULL) == 3 &&
 	    count_rule(&reg, "shared-number", "OLD, ALL share") == 1 &&
 	    count_rule(&reg, "shared-number", "NEW, ALL share") == 1,
 	    "one shared-number warning per set of coexisting names");
+	a = collision_of(&reg, 0x80045404, "X Y");
+	tap(a && a->versions == 7 && !collision_of(&reg, 0x80085404, "Z"),
+	    "a command of the same key but another size coming in 6.12 does not split X and Y's collision");
 	tap(count_rule(&reg, "reused-number", "NEW (new in 6.12) reuses the number of OLD") == 1 &&
 	    count_rule(&reg, "reused-number", NULL) == 1,
 	    "reused-number: NEW reuses OLD's number; ALL, which coexists with both, reuses nothing");
@@ -198,8 +206,8 @@ static void test_no_versions(void)
 	registry_release(&reg);
 
 	load(&reg, false, header);
-	tap(count_rule(&reg, "reference", "is no version of mem/versions.yaml (known: none)") == 8,
-	    "without versions.yaml, every since and removed (6 of commands, 2 of a row) is an unknown version");
+	tap(count_rule(&reg, "reference", "is no version of mem/versions.yaml (known: none)") == 9,
+	    "without versions.yaml, every since and removed (7 of commands, 2 of a row) is an unknown version");
 	registry_release(&reg);
 }
 
