@@ -82,6 +82,19 @@ def text_field(key, s, indent, fold_over=100, width=74):
     return f"{pad}{key}: >-\n" + wrap(s.split(" "), pad + "  ", width)
 
 
+def history(new, old):
+    """since and removed of a merged entry: the imported entry's when it
+    says, else the registry's (a tree alone cannot tell its history)."""
+    return {"since": new.since if new.since is not None else old.since,
+            "removed": new.removed if new.removed is not None else old.removed}
+
+
+def history_lines(e):
+    """The since and removed lines of an entry, versions always quoted."""
+    return [f'    {k}: "{v}"\n' for k, v in (("since", e.since), ("removed", e.removed))
+            if v is not None]
+
+
 def c_int(text):
     """The value of a magic, nr or nr-count as written: a C char literal or an integer."""
     if isinstance(text, int):
@@ -137,6 +150,8 @@ class Entry:
     reserved: bool = False
     alias_of: str | None = None	# another name of the same command
     variants: list = field(default_factory=list)	# Variant: hand-written, kept
+    since: str | None = None	# the first known kernel version it exists in
+    removed: str | None = None	# the first known version it no longer exists in
 
     @classmethod
     def from_registry(cls, c):
@@ -156,7 +171,7 @@ class Entry:
             macro="ioc" if c["macro"] == "_IOC" and (c["type"] or c["size"] is not None) else None,
             type=c["type"], size=None if c["size"] is None else c["args"][-1],
             accept=list(c["accept"]), reserved=c["reserved"],
-            alias_of=c.get("alias-of"),
+            alias_of=c.get("alias-of"), since=c.get("since"), removed=c.get("removed"),
             variants=[Variant(tuple(v["abis"]), v["nr-text"], v["doc"])
                       for v in c.get("variants", [])],
             legacy=Legacy(lg["written"], lg["passes"], lg["spell-as"], lg["doc"], lg["abi-break"])
@@ -175,7 +190,7 @@ class Entry:
             return replace(self, doc=old.doc)
         e = replace(self, doc=old.doc, accept=old.accept, reserved=old.reserved,
                     alias_of=self.alias_of or old.alias_of,	# the header's, else the registry's
-                    variants=old.variants)
+                    variants=old.variants, **history(self, old))
         if c_int(old.magic) == c_int(self.magic):
             e.magic = old.magic		# the registry's spelling of the same number
         if c_int(old.nr) == c_int(self.nr):
@@ -219,6 +234,7 @@ class Entry:
             out.append(text_field("doc", lg.doc, 6))
             if lg.abi_break:
                 out.append(text_field("abi-break", lg.abi_break, 6))
+        out += history_lines(self)
         if self.accept:
             out.append(f"    accept: {flow_list(self.accept)}\n")
         if self.variants:
@@ -254,17 +270,19 @@ class PlainEntry(NoMacroEntry):
     passes: str | None = None
     accept: list = field(default_factory=list)
     line: int = 0		# in the header, for the order of the entries
+    since: str | None = None
+    removed: str | None = None
 
     @classmethod
     def from_registry(cls, c):
         return cls(name=c["name"], number=c["number-text"], doc=c["doc"], passes=c["passes"],
-                   accept=list(c["accept"]))
+                   accept=list(c["accept"]), since=c.get("since"), removed=c.get("removed"))
 
     def merge(self, old):
         """The imported number with the registry's doc, passes and accept."""
         if not isinstance(old, PlainEntry):
             return replace(self, doc=old.doc)
-        e = replace(self, doc=old.doc, passes=old.passes, accept=old.accept)
+        e = replace(self, doc=old.doc, passes=old.passes, accept=old.accept, **history(self, old))
         if int(old.number, 0) == int(self.number, 0):
             e.number = old.number
         return e
@@ -272,12 +290,14 @@ class PlainEntry(NoMacroEntry):
     def same(self, other):
         return isinstance(other, PlainEntry) and self.name == other.name and \
             int(self.number, 0) == int(other.number, 0) and self.doc == other.doc and \
-            self.passes == other.passes and self.accept == other.accept
+            self.passes == other.passes and self.accept == other.accept and \
+            (self.since, self.removed) == (other.since, other.removed)
 
     def text(self):
         out = [f"  - name: {self.name}\n    number: {self.number}\n"]
         if self.passes:
             out.append(f"    passes: {scalar(self.passes)}\n")
+        out += history_lines(self)
         if self.accept:
             out.append(f"    accept: {flow_list(self.accept)}\n")
         out.append(text_field("doc", self.doc, 4))
@@ -295,18 +315,22 @@ class MagicRow:
     accept: list = field(default_factory=list)
     include_cell: list | None = None	# the Include File cell as 6.1 lays it out
     seq_cell: list | None = None	# the Seq# cell as 6.1 lays it out
+    since: str | None = None	# the first known kernel version whose table has it
+    removed: str | None = None	# the first known version whose table no longer has it
 
     @classmethod
     def from_registry(cls, r):
         return cls(r["code-text"], r["seq"], list(r["headers"]), r["doc"], r["contact"],
-                   list(r["accept"]), r["include-cell"], r["seq-cell"])
+                   list(r["accept"]), r["include-cell"], r["seq-cell"], r.get("since"),
+                   r.get("removed"))
 
     def key(self):
         return (c_int(self.code), self.seq.upper(), tuple(self.headers))
 
     def merge(self, old):
         """The layout of the cells is hand-kept: the registry's wins."""
-        return replace(self, include_cell=old.include_cell, seq_cell=old.seq_cell)
+        return replace(self, include_cell=old.include_cell, seq_cell=old.seq_cell,
+                       **history(self, old))
 
     def same(self, other):
         return self == other
@@ -329,7 +353,7 @@ class MagicRow:
             out.append(f"    contact: {scalar(self.contact)}\n")
         if self.accept:
             out.append(f"    accept: {flow_list(self.accept)}\n")
-        return "".join(out)
+        return "".join(out + history_lines(self))
 
 
 class OldFile:
@@ -457,11 +481,13 @@ class NamedEntry(NoMacroEntry):
     passes: str | None = None
     accept: list = field(default_factory=list)
     line: int = 0		# in the header, for the order of the entries
+    since: str | None = None
+    removed: str | None = None
 
     @classmethod
     def from_registry(cls, c):
         return cls(name=c["name"], alias_of=c["alias-of"], doc=c["doc"], passes=c["passes"],
-                   accept=list(c["accept"]),
+                   accept=list(c["accept"]), since=c.get("since"), removed=c.get("removed"),
                    variants=[NameVariant(tuple(v["abis"]), v["alias-of"], v["doc"])
                              for v in c.get("variants", [])])
 
@@ -471,18 +497,20 @@ class NamedEntry(NoMacroEntry):
             return replace(self, doc=old.doc)
         docs = {(v.abis, v.alias_of): v.doc for v in old.variants}
         return replace(self, doc=old.doc, passes=old.passes, accept=old.accept,
-                       variants=[replace(v, doc=docs.get((v.abis, v.alias_of), v.doc))
+                       **history(self, old), variants=[replace(v, doc=docs.get((v.abis, v.alias_of), v.doc))
                                  for v in self.variants])
 
     def same(self, other):
         return isinstance(other, NamedEntry) and self.name == other.name and \
             self.alias_of == other.alias_of and self.variants == other.variants and \
-            self.doc == other.doc and self.passes == other.passes and self.accept == other.accept
+            self.doc == other.doc and self.passes == other.passes and self.accept == other.accept and \
+            (self.since, self.removed) == (other.since, other.removed)
 
     def text(self):
         out = [f"  - name: {self.name}\n    alias-of: {self.alias_of}\n"]
         if self.passes:
             out.append(f"    passes: {scalar(self.passes)}\n")
+        out += history_lines(self)
         if self.accept:
             out.append(f"    accept: {flow_list(self.accept)}\n")
         if self.variants:
