@@ -28,6 +28,128 @@ const struct layout *registry_layout(const struct registry *reg, const char *nam
 	return NULL;
 }
 
+/* ------------------------------------------------------------ versions */
+
+/* "6.12" < "6.13" < "6.100": component by component, as numbers. */
+static int version_cmp(const char *a, const char *b)
+{
+	while (*a || *b) {
+		unsigned long x = strtoul(a, (char **)&a, 10), y = strtoul(b, (char **)&b, 10);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		a += *a == '.';
+		b += *b == '.';
+	}
+	return 0;
+}
+
+/* The known versions, each once, oldest first. */
+static void check_versions(struct registry *reg)
+{
+	for (size_t i = 1; i < reg->n_versions; i++) {
+		const struct kversion *p = &reg->versions[i - 1], *v = &reg->versions[i];
+		int c = version_cmp(p->name, v->name);
+
+		if (c == 0 || strcmp(p->name, v->name) == 0)
+			ERR(reg, v->mark, "duplicate-name", "version '%s' is already listed at %s:%u:%u",
+			    v->name, p->mark.file, p->mark.line, p->mark.col);
+		else if (c > 0)
+			ERR(reg, v->mark, "range",
+			    "versions are listed oldest first: '%s' comes before '%s' (%s:%u:%u)", v->name,
+			    p->name, p->mark.file, p->mark.line, p->mark.col);
+	}
+}
+
+/* The index of a known version, or n_versions (reported) for an unknown one. */
+static size_t version_index(struct registry *reg, const struct command *c, const char *key,
+			    const char *name, struct mark m)
+{
+	struct strbuf known = { 0 };
+
+	for (size_t i = 0; i < reg->n_versions; i++)
+		if (!strcmp(reg->versions[i].name, name))
+			return i;
+	for (size_t i = 0; i < reg->n_versions; i++)
+		sb_printf(&known, "%s%s", i ? ", " : "", reg->versions[i].name);
+	if (c)
+		CMD_ERR(reg, c, m, "reference", "'%s': %s is no version of %s/versions.yaml (known: %s)",
+			key, name, reg->spec_dir, reg->n_versions ? known.buf : "none");
+	else
+		ERR(reg, m, "reference", "'%s': %s is no version of %s/versions.yaml (known: %s)", key,
+		    name, reg->spec_dir, reg->n_versions ? known.buf : "none");
+	sb_release(&known);
+	return reg->n_versions;
+}
+
+/*
+ * since and removed into indexes of the known versions: since defaults to
+ * the oldest, removed to none (the entry is still there); since must come
+ * before removed.  A broken lifetime counts as every version, so that one
+ * mistake gives one error, not a warning per rule that compares lifetimes.
+ */
+static void resolve_lifetime(struct registry *reg, const struct command *c, struct lifetime *l)
+{
+	size_t first = 0, end = reg->n_versions;
+	bool ok = true;
+
+	if (l->since && (first = version_index(reg, c, "since", l->since, l->since_mark)) == reg->n_versions)
+		ok = false;
+	if (l->removed &&
+	    (end = version_index(reg, c, "removed", l->removed, l->removed_mark)) == reg->n_versions)
+		ok = false;
+	if (ok && (l->since || l->removed) && first >= end) {
+		struct mark m = l->removed ? l->removed_mark : l->since_mark;
+		const char *since = l->since ? l->since : reg->versions[0].name;
+
+		if (c)
+			CMD_ERR(reg, c, m, "range",
+				"'since' %s is not before 'removed' %s: %s would exist in no version", since,
+				l->removed, c->name);
+		else
+			ERR(reg, m, "range",
+			    "'since' %s is not before 'removed' %s: the row would exist in no version", since,
+			    l->removed);
+		ok = false;
+	}
+	l->first = ok ? first : 0;
+	l->end = ok ? end : reg->n_versions;
+}
+
+static void resolve_lifetimes(struct registry *reg)
+{
+	for (size_t i = 0; i < reg->n_rows; i++)
+		resolve_lifetime(reg, NULL, &reg->rows[i].life);
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
+			struct command *c = &reg->headers[h].commands[i];
+
+			resolve_lifetime(reg, c, &c->life);
+		}
+}
+
+void lifetime_describe(const struct registry *reg, const struct lifetime *l, struct strbuf *sb)
+{
+	const char *sep = "";
+
+	if (l->first == 0 && l->end == reg->n_versions)
+		return;
+	if (l->end < reg->n_versions) {
+		if (l->end - l->first == 1)
+			sb_printf(sb, "%s only", reg->versions[l->first].name);
+		else
+			sb_printf(sb, "%s to %s", reg->versions[l->first].name,
+				  reg->versions[l->end - 1].name);
+		sep = "; ";
+	}
+	if (l->first > 0) {
+		sb_printf(sb, "%snew in %s", sep, reg->versions[l->first].name);
+		sep = "; ";
+	}
+	if (l->end < reg->n_versions)
+		sb_printf(sb, "%sremoved in %s", sep, reg->versions[l->end].name);
+}
+
 /* ------------------------------------------------------------ names */
 
 struct named {
@@ -422,6 +544,44 @@ static void check_overlaps(struct registry *reg, const struct code_index *ci)
 	}
 }
 
+/*
+ * A command registered in the magic-code table must be so in every known
+ * version it exists in: some row that covers its nr exists there too.
+ * The first version where none does is named, at the command's since (it
+ * starts before its rows) or removed (it outlives them).
+ */
+static void check_row_versions(struct registry *reg, const struct code_index *ci,
+			       const struct command *c)
+{
+	size_t from = ci->start[c->magic], to = ci->start[c->magic + 1];
+
+	for (size_t v = c->life.first; v < c->life.end; v++) {
+		const struct magic_row *row = NULL;
+		bool there = false;
+		struct mark m;
+
+		for (size_t x = from; x < to && !there; x++) {
+			const struct magic_row *r = &reg->rows[ci->rows[x]];
+
+			if (c->nr < r->first || c->nr > r->last)
+				continue;
+			there = lifetime_has(&r->life, v);
+			row = row ? row : r;
+		}
+		if (there || !row)
+			continue;
+		m = v < row->life.first ? (c->life.since ? c->life.since_mark : c->mark) :
+		    (c->life.removed ? c->life.removed_mark : c->mark);
+		CMD_WARN(reg, c, m, "row-versions", c->accept & ACCEPT_ROW_VERSIONS,
+			 "%s exists in %s, but its magic-code row (code %s seq %s, %s:%u:%u) %s %s",
+			 c->name, reg->versions[v].name, row->code_text, row->seq, row->mark.file,
+			 row->mark.line, row->mark.col,
+			 v < row->life.first ? "is new in" : "was removed in",
+			 reg->versions[v < row->life.first ? row->life.first : row->life.end].name);
+		return;
+	}
+}
+
 static void check_registered(struct registry *reg, const struct code_index *ci)
 {
 	for (size_t h = 0; h < reg->n_headers; h++) {
@@ -460,6 +620,8 @@ static void check_registered(struct registry *reg, const struct code_index *ci)
 				CMD_WARN(reg, c, c->nr_mark, "outside-range", c->accept & ACCEPT_OUTSIDE_RANGE,
 				     "%s: nr %s%s is outside every registered range of magic %s", c->name,
 				     c->nr_text, c->nr_count > 1 ? " (and up)" : "", c->magic_text);
+			else
+				check_row_versions(reg, ci, c);
 		}
 	}
 }
@@ -513,6 +675,8 @@ static void check(struct registry *reg, bool sized)
 	size_t n;
 
 	check_names(reg);
+	check_versions(reg);
+	resolve_lifetimes(reg);
 	link_abis(reg, sized);
 	check_variants(reg);
 	check_types(reg);

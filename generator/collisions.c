@@ -12,7 +12,7 @@
 #include "check.h"
 
 static void add_collision(struct registry *reg, size_t *cap, const struct abi *abi, uint32_t number,
-			  const struct number_entry *group, size_t n, uint32_t size)
+			  const struct number_entry *group, size_t n, uint32_t size, uint64_t versions)
 {
 	struct collision *col;
 	size_t k = 0;
@@ -21,6 +21,7 @@ static void add_collision(struct registry *reg, size_t *cap, const struct abi *a
 			 sizeof(*reg->collisions));
 	col->abi = abi;
 	col->number = number;
+	col->versions = versions;
 	col->cmds = arena_alloc(&reg->arena, n * sizeof(*col->cmds));
 	for (size_t i = 0; i < n; i++) {
 		bool dup = false;
@@ -99,9 +100,124 @@ static size_t distinct_cmds(const struct number_entry *g, size_t n, uint32_t siz
 	return k;
 }
 
+/* Does command c exist in known version v?  Without versions, always. */
+static bool in_version(const struct registry *reg, const struct command *c, size_t v)
+{
+	return !reg->n_versions || lifetime_has(&c->life, v);
+}
+
+/* A dead number used again: now exists in a version where gone, with the
+ * same number on an ABI, no longer does.  One warning per pair, listing
+ * every ABI. */
+struct reuse {
+	const struct command *now, *gone;
+	const struct abi *abi;	/* the last ABI listed: a family's first number says it */
+	struct strbuf abis;
+};
+
+struct reuses {
+	struct reuse *v;
+	size_t n, cap;
+};
+
+static void note_reuse(struct reuses *r, const struct abi *abi, uint32_t number,
+		       const struct command *now, const struct command *gone)
+{
+	struct reuse *u = NULL;
+
+	for (size_t i = 0; i < r->n && !u; i++)
+		if (r->v[i].now == now && r->v[i].gone == gone)
+			u = &r->v[i];
+	if (!u) {
+		grow(&r->v, &r->cap, r->n + 1, sizeof(*r->v));
+		u = &r->v[r->n++];
+		*u = (struct reuse){ now, gone, NULL, { 0 } };
+	}
+	if (u->abi == abi)
+		return;
+	u->abi = abi;
+	sb_printf(&u->abis, "%s%s 0x%08x", u->abis.len ? ", " : "", abi->name, number);
+}
+
+/*
+ * Pairs of distinct commands of one number whose lifetimes do not meet,
+ * the later one born when (or after) the earlier one was removed.  Those
+ * whose lifetimes meet are shared numbers (below), never reuses.
+ */
+static void find_reuses(struct reuses *r, const struct abi *abi,
+			const struct number_table *t, const struct number_entry *g, size_t n)
+{
+	for (size_t x = 0; x < n; x++)
+		for (size_t y = 0; y < n; y++) {
+			const struct command *gone = g[x].cmd, *now = g[y].cmd;
+
+			if (gone == now || gone->life.end > now->life.first ||
+			    !(g[x].variable || g[y].variable || g[x].size == g[y].size) ||
+			    !strcmp(command_alias_root_on(gone, abi), command_alias_root_on(now, abi)))
+				continue;
+			note_reuse(r, abi, g[y].key | (g[y].variable ? g[x].size : g[y].size) << t->size_shift,
+				   now, gone);
+		}
+}
+
+static void warn_reuses(struct registry *reg, struct reuses *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct reuse *u = &r->v[i];
+
+		CMD_WARN(reg, u->now, u->now->life.since_mark, "reused-number",
+			 (u->now->accept & ACCEPT_REUSED_NUMBER) != 0,
+			 "%s (new in %s) reuses the number of %s (%s), removed in %s: %s; a dead number is never reused",
+			 u->now->name, reg->versions[u->now->life.first].name, u->gone->name,
+			 u->gone->header->path, reg->versions[u->gone->life.end].name, u->abis.buf);
+		sb_release(&r->v[i].abis);
+	}
+	free(r->v);
+}
+
+/*
+ * The commands of one number and size that coexist: per known version, the
+ * entries of commands that exist in it; one collision per distinct set of
+ * two commands or more, with the versions it holds in.  A registry whose
+ * every command exists in every version has one set, as before versions.
+ */
+static void add_collisions(struct registry *reg, size_t *cap, const struct abi *abi,
+			   uint32_t number, const struct number_entry *g, size_t n, uint32_t size,
+			   struct number_entry **scratch, size_t *scratch_cap)
+{
+	size_t nv = reg->n_versions ? reg->n_versions : 1;
+	uint64_t done = 0;
+
+	for (size_t v = 0; v < nv; v++) {
+		uint64_t mask = 0;
+		size_t k = 0;
+
+		if (done >> v & 1)
+			continue;
+		for (size_t w = v; w < nv; w++) {
+			bool same = true;
+
+			for (size_t x = 0; x < n && same; x++)
+				same = in_version(reg, g[x].cmd, v) == in_version(reg, g[x].cmd, w);
+			if (same)
+				mask |= (uint64_t)1 << w;
+		}
+		done |= mask;
+		grow(scratch, scratch_cap, n, sizeof(**scratch));
+		for (size_t x = 0; x < n; x++)
+			if (in_version(reg, g[x].cmd, v))
+				(*scratch)[k++] = g[x];
+		if (distinct_cmds(*scratch, k, size) > 1)
+			add_collision(reg, cap, abi, number, *scratch, k, size,
+				      reg->n_versions ? mask : 0);
+	}
+}
+
 static void find_collisions(struct registry *reg)
 {
-	size_t cap = 0;
+	size_t cap = 0, scratch_cap = 0;
+	struct number_entry *scratch = NULL;
+	struct reuses reuses = { 0 };
 
 	for (size_t k = 0; k < reg->n_abis; k++) {
 		const struct abi *abi = &reg->abis[k];
@@ -115,6 +231,8 @@ static void find_collisions(struct registry *reg)
 
 			while (j < t.n && s[j].key == s[i].key)
 				j++;
+			if (j - i > 1 && reg->n_versions > 1)
+				find_reuses(&reuses, abi, &t, s + i, j - i);
 			/* one collision per distinct fixed size, variable-size families join each */
 			bool any_fixed = false;
 			uint32_t last_size = 0;
@@ -125,15 +243,18 @@ static void find_collisions(struct registry *reg)
 				any_fixed = true;
 				last_size = s[x].size;
 				if (distinct_cmds(s + i, j - i, s[x].size) > 1)
-					add_collision(reg, &cap, abi, s[x].key | s[x].size << t.size_shift,
-						      s + i, j - i, s[x].size);
+					add_collisions(reg, &cap, abi, s[x].key | s[x].size << t.size_shift,
+						       s + i, j - i, s[x].size, &scratch, &scratch_cap);
 			}
 			if (!any_fixed && distinct_cmds(s + i, j - i, UINT32_MAX) > 1)
-				add_collision(reg, &cap, abi, s[i].key, s + i, j - i, UINT32_MAX);
+				add_collisions(reg, &cap, abi, s[i].key, s + i, j - i, UINT32_MAX,
+					       &scratch, &scratch_cap);
 			i = j;
 		}
 		number_table_release(&t);
 	}
+	free(scratch);
+	warn_reuses(reg, &reuses);
 }
 
 struct shared {

@@ -24,7 +24,7 @@
 #include "util.h"
 
 /* Raise it whenever the model's keys change (tests/golden checks the key list). */
-#define IOCTLGEN_MODEL_VERSION 4
+#define IOCTLGEN_MODEL_VERSION 5
 
 /* A place in a spec file; line and col are 1-based. */
 struct mark {
@@ -154,6 +154,43 @@ unsigned int command_nr_on(const struct command *c, const struct abi *abi);
 const char *command_alias_on(const struct command *c, const struct abi *abi);
 const char *command_alias_root_on(const struct command *c, const struct abi *abi);
 
+/* ------------------------------------------------------------ kernel versions */
+
+/* A kernel version the registry knows (versions.yaml), oldest first; at
+ * most MAX_VERSIONS of them (a collision keeps its versions as bits). */
+#define MAX_VERSIONS 64
+
+struct kversion {
+	const char *name, *doc;	/* name: "6.12", a YAML string */
+	struct mark mark;
+};
+
+/*
+ * The known versions an entry (a command, a magic-code row) exists in:
+ * versions[first .. end), as its since and removed say (check.c).  since
+ * omitted: the oldest known version; removed omitted: still there.  A
+ * registry without versions.yaml knows none: first = end = 0.
+ */
+struct lifetime {
+	const char *since, *removed;	/* as written, or NULL */
+	struct mark since_mark, removed_mark;
+	size_t first, end;
+};
+
+static inline bool lifetime_has(const struct lifetime *l, size_t v)
+{
+	return v >= l->first && v < l->end;
+}
+
+/* Do two entries exist in one known version at least?  Without known
+ * versions every entry coexists with every other. */
+static inline bool lifetimes_meet(const struct lifetime *a, const struct lifetime *b)
+{
+	if (a->first == a->end && b->first == b->end)
+		return true;
+	return a->first < b->end && b->first < a->end;
+}
+
 /* ------------------------------------------------------------ magic codes */
 
 struct magic_row {
@@ -172,6 +209,7 @@ struct magic_row {
 	 * it lays out otherwise than one header per line; NULL when absent */
 	const char **include_cell, **seq_cell;
 	size_t n_include_cell, n_seq_cell;
+	struct lifetime life;	/* since, removed */
 	struct mark mark;
 };
 
@@ -186,9 +224,15 @@ enum accept_rule {
 	/* an error unless accepted: the kernel really passes a type too big
 	 * for some layout's size field, and its number spills into dir bits */
 	ACCEPT_SIZE_OVERFLOW = 1 << 4,
+	/* a command that exists in a version where a command of the same
+	 * number on one ABI no longer does: the dead number was reused */
+	ACCEPT_REUSED_NUMBER = 1 << 5,
+	/* a command that exists in a version where no magic-code row that
+	 * covers it does (its since or removed outside the row's) */
+	ACCEPT_ROW_VERSIONS = 1 << 6,
 };
 
-#define ACCEPT_RULES 5
+#define ACCEPT_RULES 7
 /* The rule name of each accept bit, by bit number: "outside-range", ... */
 extern const char *const accept_rule_names[ACCEPT_RULES];
 
@@ -264,6 +308,7 @@ struct command {
 	 * it is no alias or the chain is broken */
 	const char *alias_of, *alias_root;
 	const struct header *header;
+	struct lifetime life;	/* since, removed: the known versions it exists in */
 	struct abi_number *numbers;	/* one per ABI, in registry order */
 	/* C spelling, for the renderers */
 	const char *macro;
@@ -357,6 +402,7 @@ static inline struct about command_about(const struct command *c)
 struct collision {
 	const struct abi *abi;
 	uint32_t number;
+	uint64_t versions;	/* bit v: they share it in known version v (0: none known) */
 	const struct command **cmds;
 	size_t *group;
 	size_t n_cmds, n_groups;
@@ -398,6 +444,8 @@ struct registry {
 	struct arena arena;	/* owns everything below, arrays included, but diags */
 	struct diags diags;
 	const char *spec_dir;
+	struct kversion *versions;	/* versions.yaml, oldest first; none without it */
+	size_t n_versions;
 	struct layout *layouts;
 	size_t n_layouts;
 	struct abi *abis;
@@ -415,6 +463,10 @@ struct registry {
 	bool linted;
 	bool numbered;		/* registry_check() computed numbers and collisions */
 };
+
+/* The known versions an entry exists in, as "6.1 only; removed in 6.12",
+ * "new in 6.12"; "" when it exists in every one (check.c). */
+void lifetime_describe(const struct registry *reg, const struct lifetime *l, struct strbuf *sb);
 
 /* Load every spec file under dir (spec.c).  Problems go to reg->diags. */
 void registry_load(struct registry *reg, const char *dir);

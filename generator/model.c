@@ -249,6 +249,35 @@ static void accept_list(struct json *j, unsigned int mask)
 	kstrlist(j, "accept", v, n);
 }
 
+/* since, removed as written (null when absent), and the known versions
+ * the entry exists in. */
+static void write_lifetime(struct json *j, const struct registry *reg, const struct lifetime *l)
+{
+	kstr(j, "since", l->since);
+	kstr(j, "removed", l->removed);
+	member(j, "versions");
+	sb_putc(j->sb, '[');
+	for (size_t v = l->first; v < l->end; v++) {
+		if (v > l->first)
+			sb_lit(j->sb, ", ");
+		jstr(j, reg->versions[v].name);
+	}
+	sb_putc(j->sb, ']');
+}
+
+static void write_versions(struct json *j, const struct registry *reg)
+{
+	open_(j, "versions", '[');
+	for (size_t i = 0; i < reg->n_versions; i++) {
+		open_(j, NULL, '{');
+		kstr(j, "name", reg->versions[i].name);
+		kstr(j, "doc", reg->versions[i].doc);
+		ksource(j, reg->versions[i].mark);
+		close_(j, '}');
+	}
+	close_(j, ']');
+}
+
 static void write_layouts(struct json *j, const struct registry *reg)
 {
 	open_(j, "layouts", '[');
@@ -361,6 +390,7 @@ static void write_rows(struct json *j, const struct registry *reg)
 		kuint(j, "commands", r->n_commands);
 		kstrlist_or_null(j, "include-cell", r->include_cell, r->n_include_cell);
 		kstrlist_or_null(j, "seq-cell", r->seq_cell, r->n_seq_cell);
+		write_lifetime(j, reg, &r->life);
 		ksource(j, r->mark);
 		close_(j, '}');
 	}
@@ -525,6 +555,7 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 		close_(j, '}');
 	}
 	close_(j, ']');
+	write_lifetime(j, reg, &c->life);
 	if (reg->numbered)
 		write_numbers(j, reg, c);
 	kstr(j, "doc", c->doc);
@@ -605,6 +636,15 @@ static void write_collisions(struct json *j, const struct registry *reg)
 		}
 		sb_putc(j->sb, ']');
 		kbool(j, "conflict", collision_conflict(c));
+		member(j, "versions");
+		sb_putc(j->sb, '[');
+		for (size_t v = 0, k = 0; v < reg->n_versions; v++)
+			if (c->versions >> v & 1) {
+				if (k++)
+					sb_lit(j->sb, ", ");
+				jstr(j, reg->versions[v].name);
+			}
+		sb_putc(j->sb, ']');
 		close_(j, '}');
 	}
 	close_(j, ']');
@@ -682,6 +722,7 @@ int model_write_pieces(const struct registry *reg, struct strbuf *out,
 	else
 		kstr(&j, "smallest-size-bits", NULL);
 	kstrlist(&j, "measure-base", measure_base, MEASURE_BASE_TYPES);
+	write_versions(&j, reg);
 	write_layouts(&j, reg);
 	write_abis(&j, reg);
 	write_rows(&j, reg);

@@ -43,13 +43,15 @@ static void load_one(struct loader *L, const char *rel, const char *data, size_t
 		load_abis(L, root);
 	else if (!strcmp(rel, "magic.yaml"))
 		load_magic(L, root);
+	else if (!strcmp(rel, "versions.yaml"))
+		load_versions(L, root);
 	else if (!strncmp(rel, "headers/", 8))
 		load_header(L, root, rel, file);
 	else if (!strncmp(rel, "sizes/", 6) && !strchr(rel + 6, '/'))
 		load_sizes(L, root, rel, file);
 	else
 		ERR(L, ((struct mark){ file, 1, 1 }), "reference",
-		    "unknown spec file: expected layouts.yaml, abis.yaml, magic.yaml, headers/**/*.yaml or sizes/<abi>.yaml");
+		    "unknown spec file: expected layouts.yaml, abis.yaml, magic.yaml, versions.yaml, headers/**/*.yaml or sizes/<abi>.yaml");
 	L->about = (struct about){ NULL, NULL };
 out:
 	arena_release(&tree);

@@ -158,7 +158,8 @@ bool check_keys(struct loader *L, const struct ynode *map, const char *what,
 }
 
 const char *const accept_rule_names[ACCEPT_RULES] = {
-	"outside-range", "unregistered-magic", "shared-number", "overlap", "size-overflow"
+	"outside-range", "unregistered-magic", "shared-number", "overlap", "size-overflow",
+	"reused-number", "row-versions"
 };
 
 unsigned int get_accept(struct loader *L, const struct ynode *map, unsigned int allowed)

@@ -40,6 +40,11 @@ static const struct field magic_fields[] = {
 	{ "magic-codes[].headers[]", G_FILE_REF }, { "magic-codes[].doc", G_DOC },
 	{ "magic-codes[].contact", G_LINE }, { "magic-codes[].accept[]", G_LOADER },
 	{ "magic-codes[].include-cell[]", G_LINE }, { "magic-codes[].seq-cell[]", G_LINE },
+	{ "magic-codes[].since", G_LOADER }, { "magic-codes[].removed", G_LOADER },
+	{ NULL, 0 } };
+
+static const struct field version_fields[] = {
+	{ "doc", G_DOC }, { "versions[].name", G_LOADER }, { "versions[].doc", G_DOC },
 	{ NULL, 0 } };
 
 static const struct field header_fields[] = {
@@ -65,6 +70,7 @@ static const struct field header_fields[] = {
 	{ "commands[].reserved", G_LOADER }, { "commands[].accept[]", G_LOADER },
 	{ "commands[].number", G_LOADER }, { "commands[].passes", G_C_TYPE },
 	{ "commands[].alias-of", G_IDENT },
+	{ "commands[].since", G_LOADER }, { "commands[].removed", G_LOADER },
 	{ "commands[].doc", G_DOC }, { "commands[].variants[].abis[]", G_ABI_NAME },
 	{ "commands[].variants[].nr", G_LOADER }, { "commands[].variants[].doc", G_DOC },
 	{ "commands[].variants[].alias-of", G_IDENT },
@@ -221,6 +227,7 @@ void spec_check_grammar(struct loader *L, const char *rel, const struct ynode *r
 		!strcmp(rel, "layouts.yaml") ? layout_fields :
 		!strcmp(rel, "abis.yaml") ? abi_fields :
 		!strcmp(rel, "magic.yaml") ? magic_fields :
+		!strcmp(rel, "versions.yaml") ? version_fields :
 		!strncmp(rel, "headers/", 8) ? header_fields :
 		!strncmp(rel, "sizes/", 6) ? sizes_fields : NULL;
 

@@ -53,8 +53,10 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		"dir", "magic", "nr", "type", "params", "nr-param", "nr-count", "size-param",
 		"size-unit", "unused-params", "size", "macro", "legacy", "reserved", NULL };
 	static const char *const keys[] = {
-		"name", "number", "alias-of", "variants", "passes", "accept", "doc", NULL };
-	const char *known = "name, number or alias-of, variants (with alias-of), passes, accept, doc";
+		"name", "number", "alias-of", "variants", "passes", "since", "removed", "accept",
+		"doc", NULL };
+	const char *known =
+		"name, number or alias-of, variants (with alias-of), passes, since, removed, accept, doc";
 	struct command *c = &h->commands[h->n_commands];
 	const struct ynode *n;
 	bool ok = true;
@@ -142,7 +144,8 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		}
 		ok &= c->passes != NULL;
 	}
-	c->accept = get_accept(L, m, ACCEPT_SHARED_NUMBER);
+	get_lifetime(L, m, &c->life);	/* a bad one is reported and left out */
+	c->accept = get_accept(L, m, ACCEPT_SHARED_NUMBER | ACCEPT_REUSED_NUMBER);
 	if (ok && c->name && c->doc)
 		h->n_commands++;
 }
@@ -346,7 +349,8 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 		{ "type", false }, { "params", false }, { "nr-param", false }, { "nr-count", false },
 		{ "size-param", false }, { "size-unit", false }, { "unused-params", false },
 		{ "size", false }, { "macro", false }, { "legacy", false }, { "reserved", false },
-		{ "accept", false }, { "alias-of", false }, { "variants", false }, { 0 } };
+		{ "accept", false }, { "alias-of", false }, { "variants", false }, { "since", false },
+		{ "removed", false }, { 0 } };
 	struct command *c = &h->commands[h->n_commands];
 	const char *dir, *macro;
 	struct mark dir_mark, mm, pm;
@@ -483,8 +487,10 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 			ERR(L, c->variants[i].nr_mark, "type",
 			    "%s: the variant's nr %s is the command's own: drop the variant",
 			    c->name ? c->name : "?", c->variants[i].nr_text);
+	get_lifetime(L, m, &c->life);	/* a bad one is reported and left out */
 	c->accept = get_accept(L, m, ACCEPT_OUTSIDE_RANGE | ACCEPT_UNREGISTERED_MAGIC |
-				  ACCEPT_SHARED_NUMBER | ACCEPT_SIZE_OVERFLOW);
+				  ACCEPT_SHARED_NUMBER | ACCEPT_SIZE_OVERFLOW |
+				  ACCEPT_REUSED_NUMBER | ACCEPT_ROW_VERSIONS);
 
 	/* What the argument is: exactly one of type, size-param, legacy (or nothing for _IO). */
 	if (c->legacy) {

@@ -14,7 +14,7 @@ struct loader {
 	struct diags *d;
 	struct about about;	/* the header and command being loaded, for findings */
 	/* growable arrays while loading */
-	size_t cap_layouts, cap_abis, cap_rows, cap_headers;
+	size_t cap_layouts, cap_abis, cap_rows, cap_headers, cap_versions;
 	struct sizes_file {
 		const char *abi_name;
 		struct size_entry *sizes;
@@ -82,7 +82,11 @@ bool get_magic(struct loader *L, const struct ynode *map, const char *key,
 
 /* ------------------------------------------------------------ one file each */
 
+/* since: and removed: of a command or a magic-code row (spec_tables.c) */
+bool get_lifetime(struct loader *L, const struct ynode *map, struct lifetime *life);
+
 /* spec_tables.c */
+void load_versions(struct loader *L, const struct ynode *root);
 void load_layouts(struct loader *L, const struct ynode *root);
 void load_abis(struct loader *L, const struct ynode *root);
 void load_magic(struct loader *L, const struct ynode *root);

@@ -17,6 +17,105 @@ static const struct ynode *table_list(struct loader *L, const struct ynode *root
 	return get_list(L, root, key);
 }
 
+/* ------------------------------------------------------------ versions */
+
+/* A kernel version as the registry writes it: numbers joined by dots, at
+ * least two of them, no leading zeros ("6.1", "6.12", "6.12.3"). */
+static bool version_text_ok(const char *s)
+{
+	size_t parts = 0;
+
+	while (*s) {
+		size_t n = strspn(s, "0123456789");
+
+		if (!n || (n > 1 && s[0] == '0') || n > 9)
+			return false;
+		s += n;
+		parts++;
+		if (*s == '.' && s[1])
+			s++;
+		else if (*s)
+			return false;
+	}
+	return parts >= 2;
+}
+
+/*
+ * A version under key: a YAML string such as "6.12".  Unquoted, 6.1 and
+ * 6.10 are one float to YAML (and to the JSON Schema check), and 6 is an
+ * integer: refuse both with the reason, at the value.
+ */
+static const char *get_version(struct loader *L, const struct ynode *map, const char *key,
+			       struct mark *where)
+{
+	const struct ynode *n = ymap_get(map, key);
+	enum scalar_kind sk;
+
+	if (!n || !want_kind(L, n, key, Y_SCALAR))
+		return NULL;
+	sk = scalar_kind(n);
+	if (sk == SK_FLOAT || sk == SK_INT) {
+		ERR(L, n->mark, "type",
+		    "'%s' must be a version in quotes (\"%s\"), not %s: YAML reads 6.10 as the number 6.1",
+		    key, n->str, kind_names[sk]);
+		return NULL;
+	}
+	if (sk != SK_STR || !version_text_ok(n->str)) {
+		ERR(L, n->mark, "type", "'%s' must be a kernel version such as \"6.12\", not '%s'", key,
+		    n->str);
+		return NULL;
+	}
+	*where = n->mark;
+	return n->str;
+}
+
+/* since: and removed:, as written; which versions they are is a registry
+ * rule (check.c: versions.yaml may come after the file). */
+bool get_lifetime(struct loader *L, const struct ynode *map, struct lifetime *life)
+{
+	bool ok = true;
+
+	memset(life, 0, sizeof(*life));
+	if (ymap_get(map, "since"))
+		ok &= (life->since = get_version(L, map, "since", &life->since_mark)) != NULL;
+	if (ymap_get(map, "removed"))
+		ok &= (life->removed = get_version(L, map, "removed", &life->removed_mark)) != NULL;
+	return ok;
+}
+
+/* versions.yaml: the kernel versions the registry knows, oldest first. */
+void load_versions(struct loader *L, const struct ynode *root)
+{
+	static const struct keyspec top[] = { { "doc", true }, { "versions", true }, { 0 } };
+	static const struct keyspec ks[] = { { "name", true }, { "doc", true }, { 0 } };
+	struct registry *reg = L->reg;
+	const struct ynode *list;
+
+	list = table_list(L, root, "versions.yaml", top, "versions");
+	for (size_t i = 0; list && i < list->n; i++) {
+		const struct ynode *m = list->kids[i];
+		struct kversion *v;
+		struct mark nm;
+		const char *name;
+
+		if (!check_keys(L, m, "a version", ks))
+			continue;
+		name = get_version(L, m, "name", &nm);
+		if (!name || !get_str(L, m, "doc", NULL))
+			continue;
+		if (reg->n_versions == MAX_VERSIONS) {
+			ERR(L, nm, "range", "the registry knows at most %d versions", MAX_VERSIONS);
+			return;
+		}
+		v = arena_slot(L->a, &reg->versions, &L->cap_versions, reg->n_versions,
+			       sizeof(*reg->versions));
+		v->name = name;
+		v->doc = get_str(L, m, "doc", NULL);
+		v->mark = m->mark;
+		reg->n_versions++;
+	}
+}
+
 /* ------------------------------------------------------------ layouts.yaml */
 
 void load_layouts(struct loader *L, const struct ynode *root)
@@ -174,7 +273,7 @@ void load_magic(struct loader *L, const struct ynode *root)
 	static const struct keyspec ks[] = {
 		{ "code", true }, { "seq", true }, { "headers", true }, { "doc", true },
 		{ "contact", false }, { "accept", false }, { "include-cell", false },
-		{ "seq-cell", false }, { 0 } };
+		{ "seq-cell", false }, { "since", false }, { "removed", false }, { 0 } };
 	struct registry *reg = L->reg;
 	const struct ynode *list;
 
@@ -197,6 +296,7 @@ void load_magic(struct loader *L, const struct ynode *root)
 		r->accept = get_accept(L, m, ACCEPT_OVERLAP);
 		r->include_cell = get_cell(L, m, "include-cell", &r->n_include_cell);
 		r->seq_cell = get_cell(L, m, "seq-cell", &r->n_seq_cell);
+		get_lifetime(L, m, &r->life);	/* a bad one is reported and left out */
 		if (r->seq && !parse_seq(r->seq, &r->first, &r->last)) {
 			ERR(L, seq_mark, "type", "seq '%s' must be all, a hex number (80) or a hex range (00-1F)",
 			    r->seq);

@@ -38,10 +38,22 @@ static void print_fields(const struct layout *l, uint32_t number, const char *la
 	printf("  0x%02x (%3u)  %u\n", f.nr, f.nr, f.size);
 }
 
+/* The known versions a command exists in, unless it is in every one:
+ * [6.1 only; removed in 6.12], [new in 6.12]. */
+static void print_versions(const struct registry *reg, const struct command *c)
+{
+	struct strbuf sb = { 0 };
+
+	lifetime_describe(reg, &c->life, &sb);
+	if (sb.len)
+		printf(" [%s]", sb.buf);
+	sb_release(&sb);
+}
+
 /* A family member as the caller wrote it: EVIOCGBIT(3, 64); a parameter the
  * number does not depend on keeps its name (VBG_IOCTL_LOG(s)), a count of
  * size-unit elements is the size over the unit's, ? when it does not divide. */
-static void print_hit(const struct lookup_hit *hit, size_t abi)
+static void print_hit(const struct registry *reg, const struct lookup_hit *hit, size_t abi)
 {
 	const struct command *c = hit->cmd;
 
@@ -67,6 +79,7 @@ static void print_hit(const struct lookup_hit *hit, size_t abi)
 		putchar(')');
 	}
 	printf(" (%s)", c->header->path);
+	print_versions(reg, c);
 }
 
 /* Where a time64 variant and its base ABI give the command different
@@ -132,14 +145,14 @@ static void print_matches(const struct registry *reg, size_t k, uint32_t number,
 				first = j;
 		if (shown++)
 			fputs(" or ", stdout);
-		print_hit(&hits[first], k);
+		print_hit(reg, &hits[first], k);
 		if (hits[first].cmd->numbers)
 			print_variant_note(reg, k, hits[first].cmd);
 		for (size_t j = i; j < n && j < 16; j++) {
 			if (j == first || !same_command(abi, &hits[i], &hits[j]))
 				continue;
 			fputs(", alias ", stdout);
-			print_hit(&hits[j], k);
+			print_hit(reg, &hits[j], k);
 		}
 	}
 	if (n > 16)
