@@ -8,6 +8,7 @@ ioctlgen's own checker.  The kind of a file comes from its path:
     spec/magic.yaml          spec/schema/magic.schema.json
     spec/headers/**.yaml     spec/schema/header.schema.json
     spec/sizes/*.yaml        spec/schema/sizes.schema.json
+    spec/versions.yaml       spec/schema/versions.schema.json
 
 A file also fails when it does not start with the SPDX line, repeats a key
 in one mapping, or has no schema for its path.  Then a few broken documents
@@ -53,7 +54,7 @@ Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 def kind_of(rel):
     parts = rel.split("/")
-    if rel in ("layouts.yaml", "abis.yaml", "magic.yaml"):
+    if rel in ("layouts.yaml", "abis.yaml", "magic.yaml", "versions.yaml"):
         return rel[:-5]
     if parts[0] == "headers" and len(parts) > 1:
         return "header"
@@ -101,7 +102,7 @@ def validate(validator, text, name):
 def main():
     spec = sys.argv[1] if len(sys.argv) > 1 else "spec"
     validators = {}
-    for kind in ("layouts", "abis", "magic", "header", "sizes"):
+    for kind in ("layouts", "abis", "magic", "header", "sizes", "versions"):
         path = os.path.join(spec, "schema", f"{kind}.schema.json")
         with open(path, encoding="utf-8") as f:
             schema = json.load(f)
@@ -151,6 +152,13 @@ def main():
     rejects("header", lambda d: cmd0(d).update({"dir": "read", "type": "4"}), "a number as a type")
     rejects("header", lambda d: cmd0(d).update({"magic": "E"}), "an unquoted magic char")
     rejects("header", lambda d: cmd0(d).update({"dir": "up"}), "an unknown dir")
+    # versions are YAML strings: 6.10 unquoted is the float 6.1
+    rejects("header", lambda d: cmd0(d).update({"since": 6.12}), "an unquoted version in since")
+    rejects("header", lambda d: cmd0(d).update({"removed": "6.x"}), "removed that is no version")
+    rejects("magic", lambda d: d["magic-codes"][0].update({"since": 6.1}),
+            "an unquoted version in a row's since")
+    rejects("versions", lambda d: d["versions"][0].update({"name": 6.1}), "an unquoted version name")
+    rejects("versions", lambda d: d["versions"][0].pop("doc"), "a version without doc")
     plain = {"name": "X_PLAIN", "number": 0x5401, "passes": "struct termios", "doc": "A plain number."}
 
     def plain0(**kw):
