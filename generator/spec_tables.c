@@ -56,7 +56,7 @@ static const char *get_version(struct loader *L, const struct ynode *map, const 
 	sk = scalar_kind(n);
 	if (sk == SK_FLOAT || sk == SK_INT) {
 		ERR(L, n->mark, "type",
-		    "'%s' must be a version in quotes (\"%s\"), not %s: YAML reads 6.10 as the number 6.1",
+		    "'%s' must be a version in quotes (\"%s\"), not %s: unquoted, YAML reads it as a number (6.10 as 6.1)",
 		    key, n->str, kind_names[sk]);
 		return NULL;
 	}
