@@ -105,13 +105,20 @@ $(MODEL): $(B)/ioctlgen $(SPEC_FILES) $(SPEC_LIST) $(KSRC)/.extracted
 
 model: $(MODEL)
 
-# ---------------------------------------------------------------- kernel tree
-# Extracted from Debian's linux-source package; never committed.
+# ---------------------------------------------------------------- kernel trees
+# Extracted from Debian's linux-source packages; never committed.  KVER is
+# the tree the model, the series and verify use; KVERS every tree Debian
+# ships that the registry is to describe (issue 11: 6.12 beside 6.1).
+KVERS := 6.1 6.12
 $(KSRC)/.extracted: $(KSRC_TAR)
 	$(quiet) UNTAR $(KSRC)
 	$(Q)rm -rf $(KSRC) && mkdir -p $(B) && tar -xJf $< -C $(B) && touch $@
 
-tree: $(KSRC)/.extracted
+$(B)/linux-source-%/.extracted: /usr/src/linux-source-%.tar.xz
+	$(quiet) UNTAR $(@D)
+	$(Q)rm -rf $(@D) && mkdir -p $(B) && tar -xJf $< -C $(B) && touch $@
+
+tree: $(KVERS:%=$(B)/linux-source-%/.extracted)
 
 # UAPI headers as `make headers_install` exports them, per kernel ARCH.
 $(B)/uapi/%/.done: $(KSRC)/.extracted
@@ -122,6 +129,17 @@ $(B)/uapi/%/.done: $(KSRC)/.extracted
 	$(Q)touch $@
 
 headers: $(B)/uapi/x86/.done
+
+# The other trees' exported UAPI: $(B)/uapi-<version>/<arch>.
+define uapi_of_version
+$(B)/uapi-$(1)/%/.done: $(B)/linux-source-$(1)/.extracted
+	$$(quiet) HDRINST $(B)/uapi-$(1)/$$*
+	$$(Q)rm -rf $(B)/uapi-$(1)/$$* $(B)/kobj-hdr-$(1)-$$*
+	$$(Q)$$(MAKE) -s -C $(B)/linux-source-$(1) O=$(CURDIR)/$(B)/kobj-hdr-$(1)-$$* ARCH=$$* \
+		INSTALL_HDR_PATH=$(CURDIR)/$(B)/uapi-$(1)/$$* headers_install >/dev/null
+	$$(Q)touch $$@
+endef
+$(foreach v,$(filter-out $(KVER),$(KVERS)),$(eval $(call uapi_of_version,$(v))))
 
 # ---------------------------------------------------------------- sizes
 # Remeasure every argument type with the real compilers (see tools/measure-sizes)

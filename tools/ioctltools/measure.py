@@ -26,9 +26,9 @@ def probes_of(reg):
     return out
 
 
-def check_exported(abis, build_dir):
+def check_exported(abis, uapi_dir):
     for abi in abis:
-        done = os.path.join(build_dir, "uapi", abi.arch, ".done")
+        done = os.path.join(uapi_dir, abi.arch, ".done")
         if not os.path.exists(done):
             raise Error(f"{abi.source}: error: no exported headers for ARCH {abi.arch}: "
                         f"run `make {done}` first")
@@ -224,17 +224,17 @@ def only_probes(probes, only):
     return [p for p in probes if os.path.normpath(p.header.spec) in want]
 
 
-def measure(reg, build_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=None,
+def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=None,
             only=None):
     """Run every probe (or the probes of the header specs in only) on every
     ABI; return (per-ABI sizes, per-ABI absent, errors)."""
     probes = probes_of(reg)
     if only:
         probes = only_probes(probes, only)
-    names = kernel_header_names(build_dir, sorted({a.arch for a in reg.abis}))
+    names = kernel_header_names(uapi_dir, sorted({a.arch for a in reg.abis}))
     new_inc = os.path.join(probe_dir, "new-include")
     write_new_headers(reg, new_inc, rendered)
-    tcs = [Toolchain(a, build_dir, names, new_inc) for a in reg.abis]
+    tcs = [Toolchain(a, uapi_dir, names, new_inc) for a in reg.abis]
     stubs = cc.stub_flags(cc.stub_dir(probe_dir, reg.stub_includes()))
     for tc in tcs:
         tc.cc += stubs
@@ -324,6 +324,8 @@ def main(argv=None):
     ap.add_argument("--cache", metavar="DIR",
                     help="the result cache (default: the probe directory's cache/)")
     ap.add_argument("--no-cache", action="store_true", help="compile every probe")
+    ap.add_argument("--uapi", metavar="DIR",
+                    help="the exported headers, as DIR/<arch>/include (default BUILD_DIR/uapi)")
     ap.add_argument("--only", metavar="SPEC", action="append",
                     help="measure only the probes of this header spec file (repeatable) "
                          "and merge them into the sizes files: an edit's few headers")
@@ -332,19 +334,20 @@ def main(argv=None):
                          "measure-sizes writes their text from the registry)")
     args = ap.parse_args(argv)
     start = time.monotonic()
+    uapi_dir = args.uapi or os.path.join(args.build_dir, "uapi")
     out_dir = args.out or os.path.join(args.spec_dir, "sizes")
     # Probes stay for inspection: BUILD_DIR/sizes/<abi>/, or OUTDIR/.probes/<abi>/ with -o.
     probe_dir = os.path.join(args.out, ".probes") if args.out else \
         os.path.join(args.build_dir, "sizes")
     try:
         reg = registry.load(args.spec_dir, "dump")
-        check_exported(reg.abis, args.build_dir)
+        check_exported(reg.abis, uapi_dir)
     except Error as e:
         print(e, file=sys.stderr)
         return 2
     try:
         cache_dir = None if args.no_cache else args.cache or os.path.join(probe_dir, "cache")
-        sizes, absent, errors, probes, hits = measure(reg, args.build_dir, probe_dir, args.jobs,
+        sizes, absent, errors, probes, hits = measure(reg, uapi_dir, probe_dir, args.jobs,
                                                       args.verbose, cache_dir, args.new_headers,
                                                       args.only)
         if args.only and not errors:

@@ -25,11 +25,12 @@ int toolchain_probe[sizeof(__u64) == 8 && sizeof(uint32_t) == 4 ? 1 : -1];
 """
 
 
-def kernel_header_names(build_dir, arches):
-    """Every header any of the ARCHes exports, as included: linux/fs.h."""
+def kernel_header_names(uapi_dir, arches):
+    """Every header any of the ARCHes exports (uapi_dir/<arch>/include), as
+    included: linux/fs.h."""
     names = set()
     for arch in arches:
-        top = os.path.join(build_dir, "uapi", arch, "include")
+        top = os.path.join(uapi_dir, arch, "include")
         for root, _, files in os.walk(top):
             names.update(os.path.relpath(os.path.join(root, f), top) for f in files)
     return names
@@ -40,10 +41,10 @@ def is_kernel_header(name, kernel_names):
 
 
 class Toolchain:
-    def __init__(self, abi, build_dir, kernel_names, new_inc=None):
+    def __init__(self, abi, uapi_dir, kernel_names, new_inc=None):
         self.abi = abi
         self.name = abi.name
-        self.inc = os.path.abspath(os.path.join(build_dir, "uapi", abi.arch, "include"))
+        self.inc = os.path.abspath(os.path.join(uapi_dir, abi.arch, "include"))
         # the registry's new headers (measure.write_new_headers()), searched first
         self.new_inc = os.path.abspath(new_inc) if new_inc else None
         self.first = [self.new_inc] if new_inc else []
