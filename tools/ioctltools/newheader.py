@@ -31,12 +31,19 @@ def guard(path):
     return "_UAPI_" + re.sub(r"[^A-Za-z0-9]", "_", path[:-2]).upper() + "_H"
 
 
-def command_line(h, c):
+def command_line(h, c, added=False):
     """`#define NAME _IOx(MAGIC, NR, TYPE)` of a plain command: from the
-    integers magic and nr and the checked type text."""
+    integers magic and nr and the checked type text.  added: the command
+    is one the registry adds to a header of the tree (additions())."""
     name = c["name"]
     if c["macro"] not in MACROS or c["params"] or c.get("number") is not None or \
             c.get("legacy") or c.get("alias-of"):
+        if added:
+            raise Error(f"{c['source']}: error: {name}: <{h['path']}> of this tree does not "
+                        f"define it, and measure-sizes adds to a header only plain _IO, _IOR, "
+                        f"_IOW and _IOWR commands: a family, a plain number or a legacy "
+                        f"spelling the tree lacks is a mistake of the spec (or the command "
+                        f"is gone from this tree: `removed:`)")
         raise Error(f"{c['source']}: error: {name}: measure-sizes writes only plain _IO, "
                     f"_IOR, _IOW and _IOWR commands into the new header {h['path']}; pass "
                     f"the rendered header with --new-headers")
@@ -99,7 +106,7 @@ def additions(h, text):
                 re.search(TYPE_DEF_RE % (t["kind"], re.escape(t["name"])), text):
             continue
         lines += cc.type_lines(*cc.model_type(t))
-    lines += [command_line(h, c) for c in h["commands"]
+    lines += [command_line(h, c, added=True) for c in h["commands"]
               if not c["reserved"] and c["name"] not in defined]
     if lines:
         lines = [f"/* what the registry adds to <{h['path']}> "
