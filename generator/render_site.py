@@ -65,28 +65,21 @@ def lifetime(known, have):
     registry knows no versions.  `first` and `end` index the known versions
     (the first it is in, the first it is no longer in: len(known) while it
     is still there); `short` is the registry's Versions cell ('6.1, 6.12',
-    '6.12 only'), `text` a sentence for its entry ('In 6.1 and 6.12', 'New in
-    6.12', 'Removed in 6.12') and `tag` the words of `ioctlgen decode`
-    ('6.1 only; removed in 6.12', empty for an entry in every version)."""
+    '6.12 only') and `text` a sentence for its entry ('In 6.1 and 6.12', 'New
+    in 6.12', 'Removed in 6.12').  The decoder words it as `ioctlgen decode`
+    does, from first and end (docs/_static/decoder.js)."""
     if not known:
         return None
     have = [v for v in known if v in have]
     if not have:		# a model cannot say so; say it plainly anyway
         return {"first": 0, "end": 0, "every": False, "versions": [], "short": "none",
-                "text": "In no known version", "tag": "in no known version"}
+                "text": "In no known version"}
     first, end = known.index(have[0]), known.index(have[-1]) + 1
     every = first == 0 and end == len(known)
     if len(have) == 1 and len(known) > 1:
         short = f"{have[0]} only"
     else:
         short = ", ".join(have)
-    tag = []
-    if end < len(known):
-        tag.append(f"{have[0]} only" if len(have) == 1 else f"{have[0]} to {have[-1]}")
-    if first > 0:
-        tag.append(f"new in {known[first]}")
-    if end < len(known):
-        tag.append(f"removed in {known[end]}")
     if every:
         text = "In " + and_join(have)
     else:
@@ -97,7 +90,7 @@ def lifetime(known, have):
         if len(known) > 2:	# with two versions the in-between says nothing more
             text += f" (in {have[0]} only)" if len(have) == 1 else f" (in {and_join(have)})"
     return {"first": first, "end": end, "every": every, "versions": have, "short": short,
-            "text": text, "tag": "; ".join(tag)}
+            "text": text}
 
 
 def code_label(text, code):
