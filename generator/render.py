@@ -587,19 +587,6 @@ def new_header_rows(model):
     return out
 
 
-def without_rows(model, drop):
-    """The model without the magic-code rows of the indexes in drop, the
-    other rows' overlaps renumbered and those with a dropped row left out:
-    the table as it reads before the new headers' rows are added."""
-    drop = set(drop)
-    keep = [i for i in range(len(model["magic-codes"])) if i not in drop]
-    index = {old: new for new, old in enumerate(keep)}
-    rows = [dict(model["magic-codes"][i],
-                 overlaps=[index[j] for j in model["magic-codes"][i]["overlaps"] if j in index])
-            for i in keep]
-    return dict(model, **{"magic-codes": rows})
-
-
 def render_rst(env, model, kernel_tree):
     if not os.path.exists(os.path.join(renderlib.TEMPLATES, "kernel", RST_TEMPLATE)):
         return []
@@ -714,6 +701,8 @@ def main(argv=None):
     ap.add_argument("-k", "--kernel-tree", default="build/linux-source-6.1",
                     help="pristine kernel tree the uapi headers are read from")
     ap.add_argument("-o", "--outdir", default="build/render")
+    ap.add_argument("--version", metavar="V",
+                    help="render the registry as kernel version V has it (spec/versions.yaml)")
     ap.add_argument("-q", "--quiet", action="store_true")
     ap.add_argument("--cache", metavar="FILE",
                     help="keep rendered uapi headers in FILE between runs (make: build/render-cache.pickle)")
@@ -722,7 +711,12 @@ def main(argv=None):
     t0 = time.perf_counter()
     model = renderlib.load_model(args.model)
     try:
+        if args.version:
+            model = renderlib.version_view(model, args.version)
         outs = render_all(model, args.kernel_tree, args.cache)
+    except ValueError as e:
+        print(f"{args.model}: error: {e}", file=sys.stderr)
+        return 2
     except RenderError as e:
         print(e, file=sys.stderr)
         return 1

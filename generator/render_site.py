@@ -53,6 +53,46 @@ def code_page(code):
     return f"magic/0x{code:02x}"
 
 
+def and_join(items):
+    """'6.1', '6.1 and 6.12', '6.1, 6.12 and 6.13'."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def lifetime(known, have):
+    """Where an entry (a command or a magic-code row) exists among the known
+    versions, from the model's `versions` of the entry: None when the
+    registry knows no versions.  `first` and `end` index the known versions
+    (the first it is in, the first it is no longer in: len(known) while it
+    is still there); `short` is the registry's Versions cell ('6.1, 6.12',
+    '6.12 only') and `text` a sentence for its entry ('In 6.1 and 6.12', 'New
+    in 6.12', 'Removed in 6.12').  The decoder words it as `ioctlgen decode`
+    does, from first and end (docs/_static/decoder.js)."""
+    if not known:
+        return None
+    have = [v for v in known if v in have]
+    if not have:		# a model cannot say so; say it plainly anyway
+        return {"first": 0, "end": 0, "every": False, "versions": [], "short": "none",
+                "text": "In no known version"}
+    first, end = known.index(have[0]), known.index(have[-1]) + 1
+    every = first == 0 and end == len(known)
+    if len(have) == 1 and len(known) > 1:
+        short = f"{have[0]} only"
+    else:
+        short = ", ".join(have)
+    if every:
+        text = "In " + and_join(have)
+    else:
+        text = ", ".join(t for t in (f"new in {known[first]}" if first > 0 else "",
+                                      f"removed in {known[end]}" if end < len(known) else "")
+                         if t)
+        text = text[0].upper() + text[1:]
+        if len(known) > 2:	# with two versions the in-between says nothing more
+            text += f" (in {have[0]} only)" if len(have) == 1 else f" (in {and_join(have)})"
+    return {"first": first, "end": end, "every": every, "versions": have, "short": short,
+            "text": text}
+
+
 def code_label(text, code):
     """'E' (0x45), or just 0x12 when the code is written as a number."""
     hexa = f"0x{code:02x}"
@@ -63,6 +103,8 @@ class Site:
     def __init__(self, model):
         self.m = model
         self.abis = [a["name"] for a in model["abis"]]
+        # The known kernel versions, oldest first ([]: everything exists always).
+        self.versions = [v["name"] for v in model.get("versions", [])]
         layouts = {l["name"]: l for l in model["layouts"]}
         self.abi_layout = {a["name"]: layouts[a["layout"]] for a in model["abis"]}
         self.commands = []
@@ -144,6 +186,7 @@ class Site:
             "size_differs": len(sizes) > 1,
             "all_same": len(groups) == 1 and len(groups[0]["abis"]) == len(self.abis),
             "absent": [a for a in self.abis if a not in c["numbers"]],
+            "life": lifetime(self.versions, c.get("versions", [])),
             "findings": [],
         }
 
@@ -161,6 +204,7 @@ class Site:
             v["index"] = i
             v["id"] = f"row-{i}"
             v["accepted_overlap"] = "overlap" in row["accept"]
+            v["life"] = lifetime(self.versions, row.get("versions", []))
             get(row["code"], row["code-text"])["rows"].append(v)
         for c in self.commands:
             if c["c"]["macro"] is not None:
@@ -183,6 +227,11 @@ class Site:
                 else:
                     ids[c["id"]] = 1
                 c["href"] = f"{c['page']}.html#{c['id']}"
+        # A code no row registers exists where one of its commands does.
+        for v in codes.values():
+            if not v["rows"]:
+                v["life"] = lifetime(self.versions, {x for c in v["commands"]
+                                                     for x in (c["life"] or {}).get("versions", [])})
         return [codes[k] for k in sorted(codes)]
 
     def row_ref(self, i):
@@ -235,6 +284,24 @@ class Site:
                     pairs.append({"a": self.row_ref(i), "b": self.row_ref(j),
                                   "accepted": "overlap" in r["accept"] or "overlap" in o["accept"]})
         return pairs
+
+    def history(self):
+        """Per known version after the oldest: the magic-code rows and the
+        commands it adds (`since`) and removes (`removed`), in registry order
+        (rows as the table lists them, commands by code and nr, then the plain
+        ones)."""
+        out = []
+        rows = [r for v in self.codes for r in v["rows"]]
+        cmds = [c for v in self.codes for c in v["commands"]] + self.plain
+        for i, name in enumerate(self.versions[1:], 1):
+            for kind, key in (("new", "first"), ("removed", "end")):
+                out.append({
+                    "kind": kind, "version": name, "doc": f"{kind}-in-{name}",
+                    "title": f"{'New' if kind == 'new' else 'Removed'} in {name}",
+                    "rows": [{"row": r, "ref": self.row_ref(r["index"])} for r in rows
+                             if r["life"][key] == i],
+                    "commands": [c for c in cmds if c["life"][key] == i]})
+        return out
 
     def unregistered(self):
         return [v for v in self.codes if not v["rows"]]
@@ -325,10 +392,12 @@ class Site:
                                              if len(owners) > 3 else "")
             codes[v["code"]] = [v["label"], v["page"] + ".html", owner]
         cmds = []
+        lives = []
         headers = {}
         for v in self.codes + [{"commands": self.plain}]:
             for c in v["commands"]:
                 cc = c["c"]
+                lives.append(c["life"])
                 nums = [cc["numbers"][a]["number"] if a in cc["numbers"] else None
                         for a in self.abis]
                 free = [1 if a in cc["numbers"] and cc["numbers"][a]["size"] is None else 0
@@ -340,7 +409,15 @@ class Site:
                              1 if cc["legacy"] else 0, 1 if cc["reserved"] else 0,
                              cc["magic"], headers.setdefault(c["header"], len(headers)),
                              alias_per_abi(cc, self.abis)])
-        return {"abis": abis, "codes": codes, "commands": cmds, "headers": list(headers)}
+        data = {"abis": abis, "codes": codes, "commands": cmds, "headers": list(headers)}
+        if self.versions:
+            # The known versions and, only for the commands not in every one,
+            # [index in commands, first, end]: the first version it is in and
+            # the first it is no longer in (len(versions): still there).
+            data["versions"] = self.versions
+            data["life"] = [[k, life["first"], life["end"]] for k, life in enumerate(lives)
+                            if not life["every"]]
+        return data
 
 
 def first_number(c):
@@ -565,6 +642,10 @@ def render(model_path, src, docs, schema_dir, ioctlgen):
     variants, t64 = site.time64()
     page("time64.rst.j2", "time64.rst", variants=variants, rows=t64)
     page("decoder.rst.j2", "decoder.rst")
+    history = site.history()
+    for h in history:
+        page("history.rst.j2", h["doc"] + ".rst", h=h)
+    page("history.inc.j2", "history.inc", pages=history)
     page("stats.inc.j2", "stats.inc", legacy=site.legacy(), differ=site.abi_differences(),
          plain=site.plain,
          collisions=[g for g in site.collisions() if g["conflict"]],

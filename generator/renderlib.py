@@ -44,6 +44,62 @@ def macro_model(model):
     return dict(model, headers=headers)
 
 
+def without_rows(model, drop):
+    """The model without the magic-code rows of the indexes in drop, the
+    other rows' overlaps renumbered and those with a dropped row left out:
+    the table as it reads before the new headers' rows are added, or in a
+    version without them."""
+    drop = set(drop)
+    keep = [i for i in range(len(model["magic-codes"])) if i not in drop]
+    index = {old: new for new, old in enumerate(keep)}
+    rows = [dict(model["magic-codes"][i],
+                 overlaps=[index[j] for j in model["magic-codes"][i]["overlaps"] if j in index])
+            for i in keep]
+    return dict(model, **{"magic-codes": rows})
+
+
+def version_names(model):
+    return [v["name"] for v in model["versions"]]
+
+
+def version_view(model, version):
+    """The model as one known kernel version has it (`versions` of model
+    5): the commands and magic-code rows that exist in it, and the headers
+    that keep a command there (a header whose every command is gone, as
+    drm/i810_drm.h in 6.12, is not that tree's).  The series and the
+    rendered files for a tree are made from its view."""
+    names = version_names(model)
+    if version not in names:
+        raise ValueError(f"version {version!r} is none the registry knows "
+                         f"(spec/versions.yaml: {', '.join(names) or 'none'})")
+    headers = []
+    for h in model["headers"]:
+        cmds = [c for c in h["commands"] if version in c["versions"]]
+        if cmds or not h["commands"]:
+            headers.append(h if len(cmds) == len(h["commands"]) else dict(h, commands=cmds))
+    drop = [i for i, r in enumerate(model["magic-codes"]) if version not in r["versions"]]
+    return dict(without_rows(model, drop), headers=headers)
+
+
+def tree_version(tree):
+    """VERSION.PATCHLEVEL.SUBLEVEL of a kernel tree, from its Makefile
+    ("6.1.158"), or None when it does not say."""
+    fields = {}
+    try:
+        with open(os.path.join(tree, "Makefile"), encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = re.match(r"(VERSION|PATCHLEVEL|SUBLEVEL)\s*=\s*(\d+)\s*$", line)
+                if m:
+                    fields.setdefault(m.group(1), m.group(2))
+                if len(fields) == 3:
+                    break
+    except OSError:
+        return None
+    if "VERSION" not in fields or "PATCHLEVEL" not in fields:
+        return None
+    return ".".join(fields[k] for k in ("VERSION", "PATCHLEVEL", "SUBLEVEL") if k in fields)
+
+
 # Compiled templates, kept between runs: compiling them is a third of
 # what a render costs.  Jinja2 recompiles a template whose source changed.
 BYTECODE_CACHE = os.path.join(TOP, "build", "jinja-cache")

@@ -13,6 +13,13 @@
  * magic is null for a command its header spells as a plain number
  * (TCGETS 0x5401) or as another's name (SIOCINQ FIONREAD): it matches its
  * number exactly, like any other.
+ *
+ * When the registry knows kernel versions, IOCTL_DATA.versions are their
+ * names, oldest first, and IOCTL_DATA.life = [[command index, first, end]]
+ * for the commands not in every version: the index of the first version
+ * it is in and of the first it is no longer in (versions.length: still
+ * there).  A matching command says so as `ioctlgen decode` does:
+ * "[6.1 only; removed in 6.12]", "[new in 6.12]".
  */
 (function () {
 	'use strict';
@@ -22,6 +29,7 @@
 	    RESERVED = 7, MAGIC = 8, HEADER = 9, ALIAS = 10;
 	var exact = [];		/* per ABI: number -> [command index] */
 	var ranged = [];	/* per ABI: [{k: index, f: fields}] for families */
+	var life = null;	/* command index -> [index, first, end] */
 
 	function field(n, shift, bits)
 	{
@@ -175,6 +183,28 @@
 			', <a href="time64.html">64-bit time_t</a>)</span>' : '';
 	}
 
+	/* Where command k exists among the known versions, in the words of
+	 * `ioctlgen decode`; '' for a command in every one. */
+	function lifeTag(k)
+	{
+		var V = D.versions || [], l, out = [];
+
+		if (!life) {
+			life = {};
+			(D.life || []).forEach(function (x) { life[x[0]] = x; });
+		}
+		l = life[k];
+		if (!l)
+			return '';
+		if (l[2] < V.length)
+			out.push(l[2] - l[1] === 1 ? V[l[1]] + ' only' : V[l[1]] + ' to ' + V[l[2] - 1]);
+		if (l[1] > 0)
+			out.push('new in ' + V[l[1]]);
+		if (l[2] < V.length)
+			out.push('removed in ' + V[l[2]]);
+		return out.join('; ');
+	}
+
 	function cmdCell(ks, i)
 	{
 		if (!ks.length)
@@ -183,6 +213,7 @@
 			var c = D.commands[k];
 			var s = '<a class="ioc-cmd" href="' + esc(c[HREF]) + '">' + esc(c[NAME]) + '</a>';
 			var alias = Array.isArray(c[ALIAS]) ? c[ALIAS][i] : c[ALIAS];
+			var tag = lifeTag(k);
 
 			if (c[TYPE])
 				s += ' <code>' + esc(c[TYPE]) + '</code>';
@@ -195,6 +226,8 @@
 				s += ' <a href="plain.html" class="ioc-badge">plain number</a>';
 			if (alias)
 				s += ' <span class="ioc-badge ioc-alias">alias of ' + esc(alias) + '</span>';
+			if (tag)
+				s += ' <span class="ioc-versions">[' + esc(tag) + ']</span>';
 			return s + variantNote(c, i);
 		}).join('<br>');
 	}
@@ -274,7 +307,8 @@
 		return {
 			dir: dirName(f.dir, L), type: f.type, nr: f.nr, size: f.size,
 			sizeBits: f.sizeBits,
-			names: matches(n, i, f).map(function (k) { return D.commands[k][NAME]; })
+			names: matches(n, i, f).map(function (k) { return D.commands[k][NAME]; }),
+			versions: matches(n, i, f).map(lifeTag)
 		};
 	}
 

@@ -3,6 +3,9 @@
  * The registry table: filter its rows as you type (code, headers, owner,
  * notes, or the name of a command in the code) and sort by a column.
  * Command names come from window.IOCTL_DATA, generated from the model.
+ * When the registry knows kernel versions (IOCTL_DATA.versions), the
+ * version select (#registry-version) keeps the rows (data-versions) and the
+ * commands (IOCTL_DATA.life) that exist in the version picked.
  */
 (function () {
 	'use strict';
@@ -15,8 +18,9 @@
 		var input = document.getElementById('registry-filter');
 		var count = document.getElementById('registry-count');
 		var box = document.getElementById('registry-commands');
+		var vsel = document.getElementById('registry-version');
 		var D = window.IOCTL_DATA || { commands: [], headers: [] };
-		var body, rows, text, names;
+		var body, rows, text, names, life = {};
 
 		if (!table || !input)
 			return;
@@ -24,6 +28,32 @@
 		rows = Array.prototype.slice.call(body.rows);
 		text = rows.map(function (r) { return r.textContent.toLowerCase(); });
 		names = D.commands.map(function (c) { return c[0].toLowerCase(); });
+		/* [index, first, end] for the commands not in every version */
+		(D.life || []).forEach(function (l) { life[l[0]] = l; });
+
+		/* Is command k in version v (an index of D.versions)? */
+		function inVersion(k, v)
+		{
+			var l = life[k];
+
+			return v < 0 || !l || (v >= l[1] && v < l[2]);
+		}
+
+		/* The words of `ioctlgen decode`: "6.1 only; removed in 6.12". */
+		function lifeTag(k)
+		{
+			var l = life[k], V = D.versions, out = [];
+
+			if (!l)
+				return '';
+			if (l[2] < V.length)
+				out.push(l[2] - l[1] === 1 ? V[l[1]] + ' only' : V[l[1]] + ' to ' + V[l[2] - 1]);
+			if (l[1] > 0)
+				out.push('new in ' + V[l[1]]);
+			if (l[2] < V.length)
+				out.push('removed in ' + V[l[2]]);
+			return out.join('; ');
+		}
 
 		function esc(s)
 		{
@@ -36,10 +66,12 @@
 		{
 			var q = input.value.trim().toLowerCase();
 			var hits = [], codes = {}, shown = 0, exact = null;
+			var ver = vsel ? vsel.value : '';
+			var vi = ver && D.versions ? D.versions.indexOf(ver) : -1;
 
 			if (q) {
 				names.forEach(function (n, k) {
-					if (n.indexOf(q) < 0)
+					if (n.indexOf(q) < 0 || !inVersion(k, vi))
 						return;
 					hits.push(k);
 					codes[D.commands[k][8]] = 1;
@@ -48,13 +80,15 @@
 				});
 			}
 			rows.forEach(function (r, i) {
-				var on = !q || text[i].indexOf(q) >= 0 || codes[r.getAttribute('data-code')];
+				var on = (!q || text[i].indexOf(q) >= 0 || codes[r.getAttribute('data-code')]) &&
+					(!ver || (' ' + r.getAttribute('data-versions') + ' ').indexOf(' ' + ver + ' ') >= 0);
 
 				r.hidden = !on;
 				shown += on ? 1 : 0;
 			});
-			count.textContent = q ? shown + ' of ' + rows.length + ' rows, ' + hits.length +
-				' command' + (hits.length === 1 ? '' : 's') : rows.length + ' rows';
+			count.textContent = (q || ver ? shown + ' of ' + rows.length + ' rows' : rows.length + ' rows') +
+				(q ? ', ' + hits.length + ' command' + (hits.length === 1 ? '' : 's') : '') +
+				(ver ? ' in ' + ver : '');
 			if (exact !== null) {	/* the exact name first */
 				hits.splice(hits.indexOf(exact), 1);
 				hits.unshift(exact);
@@ -62,16 +96,20 @@
 			box.hidden = !hits.length;
 			box.innerHTML = hits.length ? '<p>Commands matching <code>' + esc(input.value.trim()) +
 				'</code>:</p><ul>' + hits.slice(0, MAX_LIST).map(function (k) {
-					var c = D.commands[k];
+					var c = D.commands[k], tag = lifeTag(k);
 
 					return '<li><a class="ioc-cmd" href="' + esc(c[1]) + '">' + esc(c[0]) +
 						'</a> <code>' + esc(c[2]) + '</code> <small>' +
-						esc(D.headers[c[9]]) + '</small></li>';
+						esc(D.headers[c[9]]) + '</small>' + (tag ? ' <small class="ioc-versions">[' +
+						esc(tag) + ']</small>' : '') + '</li>';
 				}).join('') + '</ul>' + (hits.length > MAX_LIST ? '<p>and ' +
 				(hits.length - MAX_LIST) + ' more: type more of the name.</p>' : '') : '';
-			if (history.replaceState)
-				history.replaceState(null, '', q ? '?q=' + encodeURIComponent(input.value.trim()) :
-						     location.pathname);
+			if (history.replaceState) {
+				var qs = (q ? ['q=' + encodeURIComponent(input.value.trim())] : [])
+					.concat(ver ? ['v=' + encodeURIComponent(ver)] : []);
+
+				history.replaceState(null, '', qs.length ? '?' + qs.join('&') : location.pathname);
+			}
 		}
 
 		function sortBy(th, col)
@@ -114,6 +152,12 @@
 				location.href = first.href;
 		});
 		input.value = new URLSearchParams(location.search).get('q') || '';
+		if (vsel) {
+			vsel.value = new URLSearchParams(location.search).get('v') || '';
+			if (vsel.selectedIndex < 0)	/* a version this registry does not know */
+				vsel.value = '';
+			vsel.addEventListener('change', apply);
+		}
 		apply();
 	}
 
