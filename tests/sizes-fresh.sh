@@ -274,4 +274,35 @@ else
 	diag <"$d.log"
 	not_ok "a command that no ABI defines is an error (exit $brc)"
 fi
+# --version: only what exists in that kernel version is measured.  BLKPG
+# (fs.h's #if 0 copy, an error when measured) is new in 6.12 here, and so
+# is every command of nsfs.h: with --version 6.1 neither is probed.
+d=$tmp/version
+fixture "$d" linux/fs.h
+cp "$spec/versions.yaml" "$d/"
+{
+	cmd BLKROSET write 0x12 93 int
+	cmd BLKPG none 0x12 105
+	printf '    since: "6.12"\n'
+} >>"$d/headers/linux/fs.yaml"
+fixture "$d" linux/nsfs.h
+{
+	cmd NS_GET_USERNS none 0xB7 0x1
+	printf '    since: "6.12"\n'
+} >>"$d/headers/linux/nsfs.yaml"
+if tools/measure-sizes --version 6.1 -o "$d.out" "$d" "$build" >"$d.log" 2>&1 &&
+   grep -q "1 headers, 1 commands" "$d.log" && ! grep -q "BLKPG\|NS_GET" "$d.out"/*.yaml; then
+	ok "--version 6.1 measures only 6.1's commands: 1 header, 1 command"
+else
+	diag <"$d.log"
+	not_ok "--version 6.1 measures only 6.1's commands"
+fi
+tools/measure-sizes --version 6.13 -o "$d.out13" "$d" "$build" >"$d.log" 2>&1
+brc=$?
+if [ $brc -eq 2 ] && grep -qF "version '6.13' is none the registry knows" "$d.log"; then
+	ok "--version of a version the registry does not know is refused"
+else
+	diag <"$d.log"
+	not_ok "--version of a version the registry does not know is refused (exit $brc)"
+fi
 tap_done

@@ -338,6 +338,9 @@ def main(argv=None):
     ap.add_argument("--cache", metavar="DIR",
                     help="the result cache (default: the probe directory's cache/)")
     ap.add_argument("--no-cache", action="store_true", help="compile every probe")
+    ap.add_argument("--version", metavar="V",
+                    help="measure what exists in kernel version V (spec/versions.yaml), "
+                         "into SPEC_DIR/sizes/V/ unless V is the oldest")
     ap.add_argument("--uapi", metavar="DIR",
                     help="the exported headers, as DIR/<arch>/include (default BUILD_DIR/uapi)")
     ap.add_argument("--only", metavar="SPEC", action="append",
@@ -355,6 +358,10 @@ def main(argv=None):
         os.path.join(args.build_dir, "sizes")
     try:
         reg = registry.load(args.spec_dir, "dump")
+        if args.version:
+            reg.restrict_to(args.version)
+            if not args.out and args.version != reg.versions()[0]:
+                out_dir = os.path.join(args.spec_dir, "sizes", args.version)
         check_exported(reg.abis, uapi_dir)
     except Error as e:
         print(e, file=sys.stderr)

@@ -88,6 +88,30 @@ class Registry:
     def header_by_spec(self):
         return {os.path.normpath(h.spec): h for h in self.headers}
 
+    def versions(self):
+        """The kernel versions the registry knows (spec/versions.yaml), oldest first."""
+        return [v["name"] for v in self.doc.get("versions") or ()]
+
+    def restrict_to(self, version):
+        """Keep only what exists in the known kernel version: each header's
+        commands of that version (model 5 `versions`), and the headers that
+        keep one (a header whose every command is gone, drm/i810_drm.h in
+        6.12, is not in that tree)."""
+        known = self.versions()
+        if version not in known:
+            raise Error(f"error: version {version!r} is none the registry knows "
+                        f"(spec/versions.yaml: {', '.join(known) or 'none'})")
+        kept = []
+        for h in self.headers:
+            cmds = [c for c in h.commands if version in c["versions"]]
+            if h.commands and not cmds:
+                continue
+            if len(cmds) != len(h.commands):
+                h.commands = cmds
+                h.model = dict(h.model, commands=cmds)
+            kept.append(h)
+        self.headers = kept
+
 
 def load(spec_dir, stage="dump", ioctlgen=IOCTLGEN):
     """Run `ioctlgen STAGE SPEC_DIR` and read what it writes."""
