@@ -387,6 +387,17 @@ class OldFile:
         self.blocks = ["\n".join(lines[a - 1:b - 1]).rstrip("\n") + "\n" for a, b in zip(starts, ends)]
 
 
+def exists_in(e, version, versions):
+    """Does an entry or a magic-code row exist in the known version, by its
+    since and removed?  (No version: the registry knows none, always.)"""
+    if version is None:
+        return True
+    i = versions.index(version)
+    first = versions.index(e.since) if e.since in versions else 0
+    end = versions.index(e.removed) if e.removed in versions else len(versions)
+    return first <= i < end
+
+
 def merge(records, old, key, keep_unmatched=True):
     """[(record, its old text or None)] in the importer's order, the records
     of the registry merged in; a record only in the registry stays after its
