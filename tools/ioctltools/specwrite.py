@@ -370,6 +370,7 @@ class OldFile:
         except OSError as e:
             raise Error(f"{path}: error: cannot read the spec file: {e.strerror}") from e
         starts = [int(s.rsplit(":", 2)[1]) for s in sources]
+        self.sources = list(sources)	# "path:line:col" of each record
         if not starts and "commands: []" in lines:
             # A seeded spec (its header fields, before the first import):
             # the import writes its entries after the preamble.
