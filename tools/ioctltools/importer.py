@@ -467,6 +467,19 @@ def dead_types(tree, left):
              classify.R_TYPE_UNDEF and tag[x.detail] not in found else x) for label, x in left]
 
 
+def in_registry_order(entries, old):
+    """The entries in the registry's order, a new one after the entry the
+    tree has before it: the newest version's tree decides the order of a
+    spec file (6.12 moved vhost.h's VHOST_VDPA_GET_VQS_COUNT), so that
+    importing an older tree moves nothing."""
+    pos = {e.name: i for i, e in enumerate(old.records)}
+    keyed, last = [], -1
+    for i, e in enumerate(entries):
+        last = pos.get(e.name, last)
+        keyed.append((last, e.name not in pos, i, e))
+    return [e for *_, e in sorted(keyed, key=lambda k: k[:3])]
+
+
 def history_of_import(ctx, old, entries, merged, unmatched):
     """The history the import of version V writes: an entry new to the
     registry is `since: V` (unless V is the oldest version, where every
@@ -509,6 +522,8 @@ def write(args, ctx, units, hdir, left_path):
         if not entries and old is None:
             continue
         written.add(u.spec_rel)
+        if old is not None and ctx.version not in (None, ctx.versions[-1]):
+            entries = in_registry_order(entries, old)
         merged, unmatched = specwrite.merge(entries, old, key=lambda e: e.name)
         merged, unmatched, removed = history_of_import(ctx, old, entries, merged, unmatched)
         if removed and not args.quiet:
