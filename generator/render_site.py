@@ -666,6 +666,27 @@ def newest_mtime(root):
                 for d, _, files in os.walk(root) for fn in files), default=0)
 
 
+# The pages Sphinx writes without a source document.
+SPHINX_PAGES = {"genindex", "search", "py-modindex"}
+
+
+def prune_html(src, html_dir):
+    """Remove the pages of the documents that are gone, which Sphinx never
+    does: a magic code no longer used, the "New in 6.12" page of a registry
+    that no longer knows 6.12."""
+    docs = set()
+    for d, _, files in os.walk(src):
+        for fn in files:
+            if fn.endswith(".rst"):
+                docs.add(os.path.relpath(os.path.join(d, fn[:-4]), src))
+    for d, dirs, files in os.walk(html_dir):
+        dirs[:] = [x for x in dirs if not x.startswith("_")]
+        for fn in files:
+            doc = os.path.relpath(os.path.join(d, fn[:-5]), html_dir)
+            if fn.endswith(".html") and doc not in docs and doc not in SPHINX_PAGES:
+                os.unlink(os.path.join(d, fn))
+
+
 def sphinx(src, html_dir, doctrees):
     """Build the HTML, incrementally: Sphinx rereads only the sources whose
     mtime changed, and Writer touches only the sources whose content did.
@@ -674,6 +695,7 @@ def sphinx(src, html_dir, doctrees):
     stamp = os.path.join(doctrees, "render_site.stamp")
     if os.path.isdir(html_dir) and os.path.exists(stamp) and \
             os.stat(stamp).st_mtime_ns >= newest_mtime(src):
+        prune_html(src, html_dir)	# a source removed changes no file's mtime
         return False
     from sphinx.application import Sphinx
     from sphinx.errors import SphinxError
@@ -716,17 +738,7 @@ def sphinx(src, html_dir, doctrees):
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
                 with open(dst, "wb") as f:
                     f.write(data)
-    # Sphinx never removes the page of a document that is gone.
-    docs = set()
-    for d, _, files in os.walk(src):
-        for fn in files:
-            if fn.endswith(".rst"):
-                docs.add(os.path.relpath(os.path.join(d, fn[:-4]), src))
-    magic = os.path.join(html_dir, "magic")
-    if os.path.isdir(magic):
-        for fn in os.listdir(magic):
-            if fn.endswith(".html") and f"magic/{fn[:-5]}" not in docs:
-                os.unlink(os.path.join(magic, fn))
+    prune_html(src, html_dir)
     with open(stamp, "w"):
         pass
     return True
