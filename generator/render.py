@@ -388,6 +388,7 @@ class UapiRewriter:
         return RenderError(f"{where}: error: {msg}")
 
     TYPE_DEF_RE = r"\b%s[ \t\n]+%s[ \t\n]*\{"
+    ENUMERATOR_RE = r"^[ \t]*%s[ \t]*=[ \t]*_IO(?:R|W|WR)?[ \t]*\("
 
     def missing(self, text):
         """The constants and types of the header spec that the pristine
@@ -431,6 +432,14 @@ class UapiRewriter:
             else:
                 out.extend(lines[i:j])
             i = j
+        # 6.12's binder.h declares its commands as enumerators
+        # (BINDER_WRITE_READ = _IOWR('b', 1, ...)): the header has them, as
+        # its authors wrote them, and the series adds no #define beside.
+        text = "\n".join(out)
+        for name in cmds:
+            if name not in found and re.search(self.ENUMERATOR_RE % re.escape(name), text, re.M):
+                found.add(name)
+                self.changes.setdefault(name, "enumerator")
         new = [c for name, c in cmds.items() if name not in found]
         base = None
         if new or consts or types:
