@@ -186,8 +186,9 @@ import: $(B)/ioctlgen
 	done
 
 # ---------------------------------------------------------------- render / patches / verify (issue 3)
-# build/render mirrors the kernel paths of every generated file; generated-patches/
-# is the series against the pristine tree (tools/make-patches, build/patches-work).
+# build/render mirrors the kernel paths of every generated file (KVER's tree);
+# generated-patches/<version>/ is the series against each pristine tree
+# (tools/make-patches; build/patches-work, build/patches-work-<version>).
 RENDER := $(B)/render
 # What each step reads besides the model, so that `make` with nothing changed
 # does nothing; `make render` and `make patches` always run.
@@ -200,14 +201,18 @@ render $(B)/render.stamp: $(MODEL) $(KSRC)/.extracted $(RENDER_DEPS)
 		--cache $(B)/render-cache.pickle
 	$(Q)touch $(B)/render.stamp
 
-patches $(B)/patches.stamp: $(MODEL) $(KSRC)/.extracted $(PATCH_DEPS)
-	$(quiet) PATCHES generated-patches
-	$(Q)$(PYTHON) tools/make-patches -m $(MODEL) --version $(KVER) -k $(KSRC) -w $(B)/patches-work \
-		-o generated-patches \
-		--cache $(B)/render-cache.pickle $(if $(FORCE),--force)
+# One series per known version, against its own tree: generated-patches/<version>/.
+patches $(B)/patches.stamp: $(MODEL) $(KVERS:%=$(B)/linux-source-%/.extracted) $(PATCH_DEPS)
+	$(Q)for v in $(REG_VERSIONS); do \
+		echo "  PATCHES generated-patches/$$v"; \
+		w=$(B)/patches-work c=$(B)/render-cache.pickle; \
+		[ "$$v" = "$(KVER)" ] || { w=$(B)/patches-work-$$v c=$(B)/render-cache-$$v.pickle; }; \
+		$(PYTHON) tools/make-patches -m $(MODEL) --version $$v -k $(B)/linux-source-$$v \
+			-w $$w -o generated-patches/$$v --cache $$c $(if $(FORCE),--force) || exit 1; \
+	done
 	$(Q)touch $(B)/patches.stamp
 
-# Apply generated-patches/ to a copy of the tree, build, boot in QEMU (tests/verify/run).
+# Apply generated-patches/$(KVER)/ to a copy of its tree, build, boot in QEMU (tests/verify/run).
 verify: $(MODEL)
 	$(Q)VERIFY_MODEL=$(MODEL) tests/verify/run
 
