@@ -585,6 +585,8 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	}
 	close_(j, ']');
 	write_lifetime(j, reg, &c->life);
+	/* as written, for the importer to keep (the reason is also in abi-changes) */
+	kstr(j, "abi-change", c->abi_change);
 	if (reg->numbered)
 		write_numbers(j, reg, c);
 	kstr(j, "doc", c->doc);
