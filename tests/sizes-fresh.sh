@@ -143,7 +143,7 @@ absent_diff() {
 
 fixture() {	# dir header [includes]: a registry of the one header
 	mkdir -p "$1/headers/$(dirname "$2")"
-	cp "$spec/abis.yaml" "$spec/layouts.yaml" "$spec/magic.yaml" "$1/"
+	cp "$spec/abis.yaml" "$spec/layouts.yaml" "$spec/magic.yaml" "$spec/versions.yaml" "$1/"
 	{
 		echo "$spdx"
 		echo "header: $2"
@@ -237,7 +237,7 @@ fi
 # on no ABI: an error, not an absence.
 d=$tmp/plain-ioc
 mkdir -p "$d/headers/arch/powerpc/asm"
-cp "$spec/abis.yaml" "$spec/layouts.yaml" "$spec/magic.yaml" "$d/"
+cp "$spec/abis.yaml" "$spec/layouts.yaml" "$spec/magic.yaml" "$spec/versions.yaml" "$d/"
 {
 	printf '%s\nheader: asm/ioctls.h\narch: powerpc\ndoc: A test header.\ncommands:\n' "$spdx"
 	plain TCGETS 0x5401
