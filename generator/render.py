@@ -711,7 +711,8 @@ def main(argv=None):
                     help="pristine kernel tree the uapi headers are read from")
     ap.add_argument("-o", "--outdir", default="build/render")
     ap.add_argument("--version", metavar="V",
-                    help="render the registry as kernel version V has it (spec/versions.yaml)")
+                    help="render the registry as kernel version V has it (spec/versions.yaml; "
+                         "default: the kernel tree's version)")
     ap.add_argument("-q", "--quiet", action="store_true")
     ap.add_argument("--cache", metavar="FILE",
                     help="keep rendered uapi headers in FILE between runs (make: build/render-cache.pickle)")
@@ -720,8 +721,9 @@ def main(argv=None):
     t0 = time.perf_counter()
     model = renderlib.load_model(args.model)
     try:
-        if args.version:
-            model = renderlib.version_view(model, args.version)
+        # without --version: the version the tree is, read from its Makefile
+        model = renderlib.version_view(model, args.version) if args.version else \
+            renderlib.view_for_tree(model, args.kernel_tree)
         outs = render_all(model, args.kernel_tree, args.cache)
     except ValueError as e:
         print(f"{args.model}: error: {e}", file=sys.stderr)
