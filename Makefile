@@ -147,25 +147,48 @@ $(foreach v,$(filter-out $(KVER),$(KVERS)),$(eval $(call uapi_of_version,$(v))))
 # registry through `ioctlgen dump`, which needs no sizes; so does the ARCH list.
 ABI_HEADERS = $(MAKE) -s $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.registry arches $(SPEC) | \
 	sed 's|.*|$(B)/uapi/&/.done|')
+# The kernel versions the registry knows (spec/versions.yaml), oldest first;
+# in a recipe's loop over them, the shell variable d is that version's
+# exported UAPI ($(B)/uapi for KVER's tree, $(B)/uapi-<version> for another's),
+# made for every ARCH first.
+REG_VERSIONS = $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.registry versions $(SPEC))
+VERSION_UAPI = d=$(B)/uapi; [ "$$v" = "$(KVER)" ] || d=$(B)/uapi-$$v; \
+	$(MAKE) -s $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.registry arches $(SPEC) | \
+		sed "s|.*|$$d/&/.done|") || exit 1
 # Only new or changed probes are compiled (a cache keyed by content in
 # $(B)/sizes/cache; tools/ioctltools/probecache.py).  NEW_HEADERS=DIR: the
 # rendered `new: true` headers as DIR/<path>, instead of measure-sizes' own text.
 # ONLY="spec files": measure only these headers' probes, merged into spec/sizes.
+# Each version the registry knows is measured against its own tree's headers
+# (spec/sizes/<abi>.yaml for the oldest, spec/sizes/<version>/<abi>.yaml).
 sizes: $(B)/ioctlgen
-	$(Q)$(ABI_HEADERS)
-	$(Q)tools/measure-sizes $(if $(NEW_HEADERS),--new-headers $(NEW_HEADERS)) \
-		$(foreach f,$(ONLY),--only $(f)) $(SPEC) $(B)
+	$(Q)for v in $(REG_VERSIONS); do \
+		$(VERSION_UAPI); \
+		tools/measure-sizes --version $$v --uapi $$d $(if $(NEW_HEADERS),--new-headers $(NEW_HEADERS)) \
+			$(foreach f,$(ONLY),--only $(f)) $(SPEC) $(B) || exit 1; \
+	done
 
 # Import every ioctl command of the exported UAPI of each ARCH into
 # spec/headers and spec/left-out.txt (tools/import-uapi), merged with what
-# the registry already says.  New argument types need `make sizes` after.
+# the registry already says, and the magic-code table of ioctl-number.rst
+# into spec/magic.yaml (tools/import-ioctl-number): each known version's
+# tree, oldest first, so that what a newer tree adds is `since:` it and
+# what it no longer has `removed:` in it (spec/left-out-<version>.txt for
+# any but the oldest).  New argument types need `make sizes` after.
 import: $(B)/ioctlgen
-	$(Q)$(ABI_HEADERS)
-	$(Q)tools/import-uapi --uapi $(B)/uapi --tree $(KSRC) --spec $(SPEC)
+	$(Q)first=; for v in $(REG_VERSIONS); do \
+		$(MAKE) -s $(B)/linux-source-$$v/.extracted || exit 1; \
+		$(VERSION_UAPI); \
+		left=$(SPEC)/left-out.txt; [ -z "$$first" ] || left=$(SPEC)/left-out-$$v.txt; first=$$v; \
+		tools/import-uapi --version $$v --uapi $$d --tree $(B)/linux-source-$$v --spec $(SPEC) \
+			--left-out $$left || exit 1; \
+		tools/import-ioctl-number --quiet --version $$v --spec $(SPEC) $(B)/linux-source-$$v || exit 1; \
+	done
 
 # ---------------------------------------------------------------- render / patches / verify (issue 3)
-# build/render mirrors the kernel paths of every generated file; generated-patches/
-# is the series against the pristine tree (tools/make-patches, build/patches-work).
+# build/render mirrors the kernel paths of every generated file (KVER's tree);
+# generated-patches/<version>/ is the series against each pristine tree
+# (tools/make-patches; build/patches-work, build/patches-work-<version>).
 RENDER := $(B)/render
 # What each step reads besides the model, so that `make` with nothing changed
 # does nothing; `make render` and `make patches` always run.
@@ -174,16 +197,22 @@ PATCH_DEPS  := $(RENDER_DEPS) tools/make-patches $(wildcard templates/patches/*)
 
 render $(B)/render.stamp: $(MODEL) $(KSRC)/.extracted $(RENDER_DEPS)
 	$(quiet) RENDER $(RENDER)
-	$(Q)$(PYTHON) generator/render.py -q -m $(MODEL) -k $(KSRC) -o $(RENDER) --cache $(B)/render-cache.pickle
+	$(Q)$(PYTHON) generator/render.py -q -m $(MODEL) --version $(KVER) -k $(KSRC) -o $(RENDER) \
+		--cache $(B)/render-cache.pickle
 	$(Q)touch $(B)/render.stamp
 
-patches $(B)/patches.stamp: $(MODEL) $(KSRC)/.extracted $(PATCH_DEPS)
-	$(quiet) PATCHES generated-patches
-	$(Q)$(PYTHON) tools/make-patches -m $(MODEL) -k $(KSRC) -w $(B)/patches-work -o generated-patches \
-		--cache $(B)/render-cache.pickle $(if $(FORCE),--force)
+# One series per known version, against its own tree: generated-patches/<version>/.
+patches $(B)/patches.stamp: $(MODEL) $(KVERS:%=$(B)/linux-source-%/.extracted) $(PATCH_DEPS)
+	$(Q)for v in $(REG_VERSIONS); do \
+		echo "  PATCHES generated-patches/$$v"; \
+		w=$(B)/patches-work c=$(B)/render-cache.pickle; \
+		[ "$$v" = "$(KVER)" ] || { w=$(B)/patches-work-$$v c=$(B)/render-cache-$$v.pickle; }; \
+		$(PYTHON) tools/make-patches -m $(MODEL) --version $$v -k $(B)/linux-source-$$v \
+			-w $$w -o generated-patches/$$v --cache $$c $(if $(FORCE),--force) || exit 1; \
+	done
 	$(Q)touch $(B)/patches.stamp
 
-# Apply generated-patches/ to a copy of the tree, build, boot in QEMU (tests/verify/run).
+# Apply generated-patches/$(KVER)/ to a copy of its tree, build, boot in QEMU (tests/verify/run).
 verify: $(MODEL)
 	$(Q)VERIFY_MODEL=$(MODEL) tests/verify/run
 

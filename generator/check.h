@@ -15,11 +15,15 @@
 
 /* numbers.c: the macro and C arguments of every command (needs no sizes) */
 void commands_spell(struct registry *reg);
-/* numbers.c: every command's number on every ABI with a layout and sizes */
-void commands_number(struct registry *reg);
+/* numbers.c: every command's number on every ABI with a layout and sizes,
+ * with the sizes the ABIs show now (those of known version `version`):
+ * with two known versions or more, only the commands that exist in it are
+ * numbered, the others get numbers that are all absent */
+void commands_number(struct registry *reg, size_t version);
 /* numbers.c: the numbers of the commands spelled as another's name (after
- * commands_number); v: commands_by_name() */
-void commands_number_by_name(struct registry *reg, const struct command **v, size_t n);
+ * commands_number of the same version); v: commands_by_name() */
+void commands_number_by_name(struct registry *reg, size_t version, const struct command **v,
+			     size_t n);
 /* check.c: every command, sorted by name (then spec order): free() it */
 const struct command **commands_by_name(const struct registry *reg, size_t *n);
 /* check.c: the commands called name in v (from commands_by_name): *first and the count */

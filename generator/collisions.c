@@ -100,11 +100,6 @@ static size_t distinct_cmds(const struct number_entry *g, size_t n, uint32_t siz
 	return k;
 }
 
-/* Does command c exist in known version v?  Without versions, always. */
-static bool in_version(const struct registry *reg, const struct command *c, size_t v)
-{
-	return !reg->n_versions || lifetime_has(&c->life, v);
-}
 
 /* A dead number used again: now exists in a version where gone, with the
  * same number on an ABI, no longer does.  One warning per pair, listing
@@ -201,14 +196,14 @@ static void add_collisions(struct registry *reg, size_t *cap, const struct abi *
 			 * command coming or going changes nothing here */
 			for (size_t x = 0; x < n && same; x++)
 				same = !(g[x].variable || g[x].size == size) ||
-				       in_version(reg, g[x].cmd, v) == in_version(reg, g[x].cmd, w);
+				       number_entry_in(reg, &g[x], v) == number_entry_in(reg, &g[x], w);
 			if (same)
 				mask |= (uint64_t)1 << w;
 		}
 		done |= mask;
 		grow(scratch, scratch_cap, n, sizeof(**scratch));
 		for (size_t x = 0; x < n; x++)
-			if (in_version(reg, g[x].cmd, v))
+			if (number_entry_in(reg, &g[x], v))
 				(*scratch)[k++] = g[x];
 		if (distinct_cmds(*scratch, k, size) > 1)
 			add_collision(reg, cap, abi, number, *scratch, k, size,

@@ -125,6 +125,18 @@ struct size_entry {
 	struct mark mark;
 };
 
+/* What one sizes file says of one ABI: sizes/<abi>.yaml for the oldest
+ * known version (or a registry without versions), sizes/<V>/<abi>.yaml for
+ * each later version V. */
+struct abi_sizes {
+	struct size_entry *sizes;	/* sorted by type, for bsearch */
+	size_t n_sizes;
+	const char **absent;	/* sorted */
+	size_t n_absent;
+	const char *sizes_file;	/* NULL: no such file */
+	struct mark mark;	/* its abi: value */
+};
+
 struct abi {
 	const char *name, *doc, *layout_name, *arch, *cc;
 	const char **cflags;
@@ -140,6 +152,15 @@ struct abi {
 	const char **absent;	/* commands its headers do not define here, sorted */
 	size_t n_absent;
 	const char *sizes_file;
+	/* The sizes of each known version, n_versions of them ([0] the oldest's,
+	 * as above); NULL without versions.  check.c points the fields above at
+	 * one version's while it numbers the commands of that version, and
+	 * back at the oldest's after. */
+	struct abi_sizes *by_version;
+	/* the version numbered now has no sizes file for this ABI: the fields
+	 * above are an earlier version's, and the missing file is reported
+	 * once instead of each missing size (check.c) */
+	bool sizes_borrowed;
 	struct mark mark;
 };
 
@@ -309,7 +330,16 @@ struct command {
 	const char *alias_of, *alias_root;
 	const struct header *header;
 	struct lifetime life;	/* since, removed: the known versions it exists in */
-	struct abi_number *numbers;	/* one per ABI, in registry order */
+	/* abi-change: the reason its number may change between known versions
+	 * (a struct that grew), or NULL: then a change is an error */
+	const char *abi_change;
+	struct mark abi_change_mark;
+	/* one per ABI, in registry order: those of the newest version it exists in */
+	struct abi_number *numbers;
+	/* with two known versions or more: the numbers in each version
+	 * (n_versions of them, NULL where it does not exist); NULL otherwise.
+	 * by_version[life.end - 1] is numbers. */
+	struct abi_number **by_version;
 	/* C spelling, for the renderers */
 	const char *macro;
 	const char *args[4];
@@ -462,6 +492,16 @@ struct registry {
 	const char *lint_tree;	/* the kernel tree the lint looked at, or NULL */
 	bool linted;
 	bool numbered;		/* registry_check() computed numbers and collisions */
+	/* The commands whose number changes between known versions on some
+	 * ABI: one per command and pair of consecutive versions it exists in
+	 * where it differs (check.c); accepted by abi-change or an error. */
+	struct abi_change {
+		const struct command *cmd;
+		size_t from, to;	/* version indexes */
+		size_t *abis;	/* the ABIs where it differs */
+		size_t n_abis;
+	} *abi_changes;
+	size_t n_abi_changes;
 };
 
 /* The known versions an entry exists in, as "6.1 only; removed in 6.12",
@@ -499,8 +539,18 @@ struct number_entry {
 	uint32_t size;		/* its size field */
 	bool variable;		/* the caller gives the size: it matches any */
 	unsigned int nr_arg;	/* the value of nr-param, for families */
+	/* bit v: the command carries this number in known version v (its
+	 * lifetime's versions, but those where its number differs or it is
+	 * absent on the ABI); 0 in a registry without versions */
+	uint64_t versions;
 	const struct command *cmd;
 };
+
+/* Does the entry hold in known version v?  Without versions, always. */
+static inline bool number_entry_in(const struct registry *reg, const struct number_entry *e, size_t v)
+{
+	return !reg->n_versions || (e->versions >> v & 1);
+}
 
 /* Every number the commands carry on one ABI, families expanded, sorted by
  * key, size and spec order (number_table.c). */
@@ -522,6 +572,7 @@ int command_spec_order(const struct command *a, const struct command *b);
 
 struct lookup_hit {
 	const struct command *cmd;
+	uint64_t versions;	/* the versions it carries the number in (number_entry) */
 	unsigned int nr_arg;	/* the value of nr-param, for families */
 	uint32_t size_arg;	/* the caller's size, for size-param families */
 };

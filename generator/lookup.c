@@ -41,7 +41,7 @@ static void add_hit(struct lookup_hit *hits, size_t max, size_t *found,
 		    const struct number_entry *e, uint32_t size)
 {
 	if (*found < max)
-		hits[*found] = (struct lookup_hit){ e->cmd, e->nr_arg, size };
+		hits[*found] = (struct lookup_hit){ e->cmd, e->versions, e->nr_arg, size };
 	(*found)++;
 }
 

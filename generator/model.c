@@ -397,11 +397,40 @@ static void write_rows(struct json *j, const struct registry *reg)
 	close_(j, ']');
 }
 
+/* Do two versions' numbers of a command differ on some ABI (a number, a
+ * size, or a presence)? */
+static bool numbers_differ(const struct registry *reg, const struct abi_number *a,
+			   const struct abi_number *b)
+{
+	for (size_t k = 0; k < reg->n_abis; k++)
+		if (a[k].present != b[k].present ||
+		    (a[k].present && (a[k].number != b[k].number || a[k].size != b[k].size ||
+				      a[k].variable_size != b[k].variable_size || a[k].unit != b[k].unit)))
+			return true;
+	return false;
+}
+
+static void write_numbers_of(struct json *j, const struct registry *reg, const struct command *c,
+			     const char *key, const struct abi_number *numbers);
+
+/* numbers: the newest version's; numbers-by-version: each other version's
+ * where they differ from those (a number, or the ABIs that have it). */
 static void write_numbers(struct json *j, const struct registry *reg, const struct command *c)
 {
-	open_(j, "numbers", '{');
+	write_numbers_of(j, reg, c, "numbers", c->numbers);
+	open_(j, "numbers-by-version", '{');
+	for (size_t v = c->life.first; c->by_version && v < c->life.end; v++)
+		if (c->by_version[v] != c->numbers && numbers_differ(reg, c->by_version[v], c->numbers))
+			write_numbers_of(j, reg, c, reg->versions[v].name, c->by_version[v]);
+	close_(j, '}');
+}
+
+static void write_numbers_of(struct json *j, const struct registry *reg, const struct command *c,
+			     const char *key, const struct abi_number *numbers)
+{
+	open_(j, key, '{');
 	for (size_t k = 0; k < reg->n_abis; k++) {
-		const struct abi_number *n = &c->numbers[k];
+		const struct abi_number *n = &numbers[k];
 
 		if (!n->present)
 			continue;
@@ -556,6 +585,8 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	}
 	close_(j, ']');
 	write_lifetime(j, reg, &c->life);
+	/* as written, for the importer to keep (the reason is also in abi-changes) */
+	kstr(j, "abi-change", c->abi_change);
 	if (reg->numbered)
 		write_numbers(j, reg, c);
 	kstr(j, "doc", c->doc);
@@ -595,6 +626,40 @@ static void write_headers(struct json *j, const struct registry *reg)
 		for (size_t i = 0; i < hd->n_commands; i++)
 			write_command(j, reg, &hd->commands[i]);
 		close_(j, ']');
+		close_(j, '}');
+	}
+	close_(j, ']');
+}
+
+/* The accepted changes of number between versions (check.c), with the
+ * reason the entry gives. */
+static void write_abi_changes(struct json *j, const struct registry *reg)
+{
+	open_(j, "abi-changes", '[');
+	for (size_t i = 0; i < reg->n_abi_changes; i++) {
+		const struct abi_change *ch = &reg->abi_changes[i];
+		const struct command *c = ch->cmd;
+		const char *versions[2] = { reg->versions[ch->from].name, reg->versions[ch->to].name };
+
+		open_(j, NULL, '{');
+		kstr(j, "command", c->name);
+		kstr(j, "header", c->header->path);
+		kstrlist(j, "versions", versions, 2);
+		open_(j, "numbers", '{');
+		for (size_t a = 0; a < ch->n_abis; a++) {
+			const struct abi_number *o = &c->by_version[ch->from][ch->abis[a]];
+			const struct abi_number *n = &c->by_version[ch->to][ch->abis[a]];
+
+			open_(j, reg->abis[ch->abis[a]].name, '{');
+			kuint(j, "old", o->number);
+			khex(j, "old-hex", o->number);
+			kuint(j, "new", n->number);
+			khex(j, "new-hex", n->number);
+			close_(j, '}');
+		}
+		close_(j, '}');
+		kstr(j, "reason", c->abi_change);
+		ksource(j, c->abi_change ? c->abi_change_mark : c->mark);
 		close_(j, '}');
 	}
 	close_(j, ']');
@@ -727,8 +792,10 @@ int model_write_pieces(const struct registry *reg, struct strbuf *out,
 	write_abis(&j, reg);
 	write_rows(&j, reg);
 	write_headers(&j, reg);
-	if (reg->numbered)
+	if (reg->numbered) {
 		write_collisions(&j, reg);
+		write_abi_changes(&j, reg);
+	}
 	write_findings(&j, reg);
 	if (reg->linted)
 		write_lint(&j, reg);

@@ -69,10 +69,55 @@ static void sort_entries(struct number_entry *v, size_t n)
 	free(tmp);
 }
 
+/* One number a command carries on an ABI, and the known versions it does. */
+struct carried {
+	const struct abi_number *num;
+	uint64_t versions;
+};
+
+/*
+ * The distinct numbers command c carries on ABI k, each with its versions:
+ * with numbers per version, one per distinct number (most commands have
+ * one); else its one number, in its lifetime's versions.  Returns the count.
+ */
+static size_t carried_numbers(const struct command *c, size_t k,
+			      struct carried *out)
+{
+	size_t n = 0;
+
+	if (!c->by_version) {
+		const struct abi_number *num = c->numbers ? &c->numbers[k] : NULL;
+		uint64_t all = 0;
+
+		if (!num || !num->present)
+			return 0;
+		for (size_t v = c->life.first; v < c->life.end; v++)
+			all |= (uint64_t)1 << v;
+		out[0] = (struct carried){ num, all };
+		return 1;
+	}
+	for (size_t v = c->life.first; v < c->life.end; v++) {
+		const struct abi_number *num = &c->by_version[v][k];
+		size_t x;
+
+		if (!num->present)
+			continue;
+		for (x = 0; x < n; x++)
+			if (out[x].num->number == num->number && out[x].num->size == num->size &&
+			    out[x].num->variable_size == num->variable_size)
+				break;
+		if (x == n)
+			out[n++] = (struct carried){ num, 0 };
+		out[x].versions |= (uint64_t)1 << v;
+	}
+	return n;
+}
+
 void number_table_build(struct number_table *t, const struct registry *reg, size_t k)
 {
 	const struct layout *l = reg->abis[k].layout;
 	size_t cap = 0;
+	struct carried carried[MAX_VERSIONS + 1];
 
 	*t = (struct number_table){ .layout = l };
 	if (!l)
@@ -82,22 +127,24 @@ void number_table_build(struct number_table *t, const struct registry *reg, size
 	for (size_t h = 0; h < reg->n_headers; h++) {
 		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
 			const struct command *c = &reg->headers[h].commands[i];
-			const struct abi_number *num = c->numbers ? &c->numbers[k] : NULL;
+			size_t n_carried = carried_numbers(c, k, carried);
 
-			if (!num || !num->present)
-				continue;
-			grow(&t->v, &cap, t->n + c->nr_count, sizeof(*t->v));
-			for (unsigned int a = 0; a < c->nr_count; a++) {
-				/* Split the number the macros make, as a query is
-				 * split: an accepted size-overflow spills into the
-				 * dir bits and must be found as it is. */
-				uint32_t n = c->plain ? num->number :
-					     layout_encode(l, c->dir, c->magic,
-							   command_nr_on(c, &reg->abis[k]) + a, num->size);
+			for (size_t x = 0; x < n_carried; x++) {
+				const struct abi_number *num = carried[x].num;
 
-				t->v[t->n++] = (struct number_entry){
-					n & ~t->size_field, (n & t->size_field) >> t->size_shift,
-					num->variable_size, a, c };
+				grow(&t->v, &cap, t->n + c->nr_count, sizeof(*t->v));
+				for (unsigned int a = 0; a < c->nr_count; a++) {
+					/* Split the number the macros make, as a query is
+					 * split: an accepted size-overflow spills into the
+					 * dir bits and must be found as it is. */
+					uint32_t n = c->plain ? num->number :
+						     layout_encode(l, c->dir, c->magic,
+								   command_nr_on(c, &reg->abis[k]) + a, num->size);
+
+					t->v[t->n++] = (struct number_entry){
+						n & ~t->size_field, (n & t->size_field) >> t->size_shift,
+						num->variable_size, a, carried[x].versions, c };
+				}
 			}
 		}
 	}

@@ -325,13 +325,32 @@ static struct measured *measured_table(const struct registry *reg, size_t n_cmds
 	return m;
 }
 
-void commands_number(struct registry *reg)
+/* Is command c numbered in the pass of known version v?  With fewer than
+ * two known versions every command is, in the one pass. */
+static bool numbered_in(const struct registry *reg, const struct command *c, size_t v)
+{
+	return reg->n_versions < 2 || lifetime_has(&c->life, v);
+}
+
+/* " in 6.12" and "'make sizes' for 6.12 (...)": where a missing size is missing. */
+static const char *missing_where(struct registry *reg, size_t v, bool in)
+{
+	if (reg->n_versions < 2 || v == 0)
+		return in ? "" : "'make sizes'";
+	return in ? arena_printf(&reg->arena, " in %s", reg->versions[v].name) :
+	       arena_printf(&reg->arena, "'make sizes' for %s (tools/measure-sizes --version %s)",
+			    reg->versions[v].name, reg->versions[v].name);
+}
+
+void commands_number(struct registry *reg, size_t version)
 {
 	uint32_t max_size = UINT32_MAX;
 	const struct layout *ls = registry_smallest(reg, layout_max_size);
 	size_t n_cmds = 0, index = 0;
 	bool *lacks;
 	struct measured *measured;
+	/* the numbers of the commands that do not exist in this version: none */
+	struct abi_number *none = arena_alloc(&reg->arena, (reg->n_abis + 1) * sizeof(*none));
 
 	if (ls)
 		max_size = layout_max_size(ls);
@@ -345,6 +364,10 @@ void commands_number(struct registry *reg)
 			const char *t = command_sized_type(c);
 			bool overflow_reported = false;
 
+			if (!numbered_in(reg, c, version)) {
+				c->numbers = none;
+				continue;
+			}
 			c->numbers = arena_alloc(&reg->arena, (reg->n_abis + 1) * sizeof(*c->numbers));
 			for (size_t k = 0; k < reg->n_abis; k++) {
 				const struct abi *abi = &reg->abis[k];
@@ -368,17 +391,22 @@ void commands_number(struct registry *reg)
 				}
 				if (c->legacy)
 					check_legacy(reg, c, abi);
+				/* a version without sizes for the ABI: reported once (check.c) */
 				if (t && !ms->found) {
-					CMD_ERR(reg, c, c->legacy ? c->legacy->spell_mark : c->type_mark,
-						"missing-size",
-					    "%s: no measured size of '%s' on %s: run 'make sizes'", c->name, t,
-					    abi->name);
+					if (!abi->sizes_borrowed)
+						CMD_ERR(reg, c, c->legacy ? c->legacy->spell_mark : c->type_mark,
+							"missing-size",
+						    "%s: no measured size of '%s' on %s%s: run %s", c->name, t,
+						    abi->name, missing_where(reg, version, true),
+						    missing_where(reg, version, false));
 					continue;
 				}
 				if (c->size_unit && !abi_sizeof(abi, c->size_unit, &num->unit)) {
-					CMD_ERR(reg, c, c->type_mark, "missing-size",
-					    "%s: no measured size of '%s' on %s: run 'make sizes'", c->name,
-					    c->size_unit, abi->name);
+					if (!abi->sizes_borrowed)
+						CMD_ERR(reg, c, c->type_mark, "missing-size",
+						    "%s: no measured size of '%s' on %s%s: run %s", c->name,
+						    c->size_unit, abi->name, missing_where(reg, version, true),
+						    missing_where(reg, version, false));
 					continue;
 				}
 				if (c->has_size) {
@@ -465,7 +493,8 @@ static const struct abi_number *named_number(struct registry *reg, const struct 
 	return found;
 }
 
-void commands_number_by_name(struct registry *reg, const struct command **v, size_t n)
+void commands_number_by_name(struct registry *reg, size_t version, const struct command **v,
+			     size_t n)
 {
 	bool progress = true;
 
@@ -476,7 +505,8 @@ void commands_number_by_name(struct registry *reg, const struct command **v, siz
 			for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
 				struct command *c = &reg->headers[h].commands[i];
 
-				for (size_t k = 0; c->by_name && k < reg->n_abis; k++) {
+				for (size_t k = 0; c->by_name && numbered_in(reg, c, version) &&
+						   k < reg->n_abis; k++) {
 					const struct abi *abi = &reg->abis[k];
 					const struct abi_number *t;
 					bool pending;
@@ -498,7 +528,8 @@ void commands_number_by_name(struct registry *reg, const struct command **v, siz
 			size_t missing = 0, at = 0, first;
 
 			/* a name no command has is check_aliases()'s to report */
-			for (size_t k = 0; c->by_name && k < reg->n_abis; k++) {
+			for (size_t k = 0; c->by_name && numbered_in(reg, c, version) &&
+					   k < reg->n_abis; k++) {
 				const struct abi *abi = &reg->abis[k];
 
 				if (abi->layout && abi->sizes_file && abi_has(abi, c) &&

@@ -388,6 +388,7 @@ class UapiRewriter:
         return RenderError(f"{where}: error: {msg}")
 
     TYPE_DEF_RE = r"\b%s[ \t\n]+%s[ \t\n]*\{"
+    ENUMERATOR_RE = r"^[ \t]*%s[ \t]*=[ \t]*_IO(?:R|W|WR)?[ \t]*\("
 
     def missing(self, text):
         """The constants and types of the header spec that the pristine
@@ -431,6 +432,14 @@ class UapiRewriter:
             else:
                 out.extend(lines[i:j])
             i = j
+        # 6.12's binder.h declares its commands as enumerators
+        # (BINDER_WRITE_READ = _IOWR('b', 1, ...)): the header has them, as
+        # its authors wrote them, and the series adds no #define beside.
+        text = "\n".join(out)
+        for name in cmds:
+            if name not in found and re.search(self.ENUMERATOR_RE % re.escape(name), text, re.M):
+                found.add(name)
+                self.changes.setdefault(name, "enumerator")
         new = [c for name, c in cmds.items() if name not in found]
         base = None
         if new or consts or types:
@@ -702,7 +711,8 @@ def main(argv=None):
                     help="pristine kernel tree the uapi headers are read from")
     ap.add_argument("-o", "--outdir", default="build/render")
     ap.add_argument("--version", metavar="V",
-                    help="render the registry as kernel version V has it (spec/versions.yaml)")
+                    help="render the registry as kernel version V has it (spec/versions.yaml; "
+                         "default: the kernel tree's version)")
     ap.add_argument("-q", "--quiet", action="store_true")
     ap.add_argument("--cache", metavar="FILE",
                     help="keep rendered uapi headers in FILE between runs (make: build/render-cache.pickle)")
@@ -711,8 +721,9 @@ def main(argv=None):
     t0 = time.perf_counter()
     model = renderlib.load_model(args.model)
     try:
-        if args.version:
-            model = renderlib.version_view(model, args.version)
+        # without --version: the version the tree is, read from its Makefile
+        model = renderlib.version_view(model, args.version) if args.version else \
+            renderlib.view_for_tree(model, args.kernel_tree)
         outs = render_all(model, args.kernel_tree, args.cache)
     except ValueError as e:
         print(f"{args.model}: error: {e}", file=sys.stderr)

@@ -393,11 +393,14 @@ class Site:
             codes[v["code"]] = [v["label"], v["page"] + ".html", owner]
         cmds = []
         lives = []
+        byver = []
         headers = {}
         for v in self.codes + [{"commands": self.plain}]:
             for c in v["commands"]:
                 cc = c["c"]
                 lives.append(c["life"])
+                if cc.get("numbers-by-version"):
+                    byver.append([len(cmds), self.version_numbers(cc)])
                 nums = [cc["numbers"][a]["number"] if a in cc["numbers"] else None
                         for a in self.abis]
                 free = [1 if a in cc["numbers"] and cc["numbers"][a]["size"] is None else 0
@@ -417,7 +420,24 @@ class Site:
             data["versions"] = self.versions
             data["life"] = [[k, life["first"], life["end"]] for k, life in enumerate(lives)
                             if not life["every"]]
+            # [index in commands, [per known version: its number per ABI, or
+            # null outside the command's versions]], only for the commands
+            # whose numbers differ between versions (a struct that grew, an
+            # ABI that lacks it in one): the decoder finds them by any.
+            data["by-version"] = byver
         return data
+
+    def version_numbers(self, c):
+        """Per known version, c's number on each ABI there (null where the
+        ABI lacks it), or null for a version c is not in."""
+        out = []
+        for v in self.versions:
+            if v not in c["versions"]:
+                out.append(None)
+                continue
+            nums = (c.get("numbers-by-version") or {}).get(v, c["numbers"])
+            out.append([nums[a]["number"] if a in nums else None for a in self.abis])
+        return out
 
 
 def first_number(c):

@@ -62,23 +62,55 @@ def version_names(model):
     return [v["name"] for v in model["versions"]]
 
 
+def numbers_in(c, version):
+    """A command with the numbers it has in the version: the model's
+    `numbers` are its newest version's, `numbers-by-version` those of an
+    older one where they differ (a struct that grew)."""
+    other = (c.get("numbers-by-version") or {}).get(version)
+    return c if other is None else dict(c, numbers=other)
+
+
 def version_view(model, version):
     """The model as one known kernel version has it (`versions` of model
     5): the commands and magic-code rows that exist in it, and the headers
     that keep a command there (a header whose every command is gone, as
-    drm/i810_drm.h in 6.12, is not that tree's).  The series and the
-    rendered files for a tree are made from its view."""
+    drm/i810_drm.h in 6.12, is not that tree's), each command with its
+    numbers in that version (numbers_in()).  The series and the rendered
+    files for a tree are made from its view."""
     names = version_names(model)
     if version not in names:
         raise ValueError(f"version {version!r} is none the registry knows "
                          f"(spec/versions.yaml: {', '.join(names) or 'none'})")
     headers = []
     for h in model["headers"]:
-        cmds = [c for c in h["commands"] if version in c["versions"]]
+        cmds = [numbers_in(c, version) for c in h["commands"] if version in c["versions"]]
         if cmds or not h["commands"]:
-            headers.append(h if len(cmds) == len(h["commands"]) else dict(h, commands=cmds))
+            headers.append(h if cmds == h["commands"] else dict(h, commands=cmds))
     drop = [i for i, r in enumerate(model["magic-codes"]) if version not in r["versions"]]
     return dict(without_rows(model, drop), headers=headers)
+
+
+def version_of_tree(model, tree):
+    """The known version (spec/versions.yaml) that a kernel tree is, by its
+    Makefile: "6.1" for linux-source-6.1 (6.1.158); None when the registry
+    knows no versions.  A tree of a version the registry does not know is
+    an error (ValueError)."""
+    names = version_names(model)
+    if not names:
+        return None
+    have = tree_version(tree)
+    for v in names:
+        if have is not None and (have == v or have.startswith(v + ".")):
+            return v
+    raise ValueError(f"{tree}: Linux {have or '(no version in its Makefile)'} is none of "
+                     f"the versions the registry knows ({', '.join(names)})")
+
+
+def view_for_tree(model, tree):
+    """The model as the kernel tree's version has it (version_view()), or
+    the model itself when the registry knows no versions."""
+    v = version_of_tree(model, tree)
+    return model if v is None else version_view(model, v)
 
 
 def tree_version(tree):

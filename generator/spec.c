@@ -47,25 +47,62 @@ static void load_one(struct loader *L, const char *rel, const char *data, size_t
 		load_versions(L, root);
 	else if (!strncmp(rel, "headers/", 8))
 		load_header(L, root, rel, file);
-	else if (!strncmp(rel, "sizes/", 6) && !strchr(rel + 6, '/'))
+	else if (!strncmp(rel, "sizes/", 6) &&
+		 (!strchr(rel + 6, '/') || (strchr(rel + 6, '/') == strrchr(rel + 6, '/') &&
+					    rel[6] != '/')))
 		load_sizes(L, root, rel, file);
 	else
 		ERR(L, ((struct mark){ file, 1, 1 }), "reference",
-		    "unknown spec file: expected layouts.yaml, abis.yaml, magic.yaml, versions.yaml, headers/**/*.yaml or sizes/<abi>.yaml");
+		    "unknown spec file: expected layouts.yaml, abis.yaml, magic.yaml, versions.yaml, headers/**/*.yaml, sizes/<abi>.yaml or sizes/<version>/<abi>.yaml");
 	L->about = (struct about){ NULL, NULL };
 out:
 	arena_release(&tree);
 }
 
-/* Attach each sizes file to its ABI; check that every ABI has one. */
+/*
+ * The known version a sizes/<V>/ directory names: its index, or 0 (the
+ * oldest's sizes are sizes/<abi>.yaml) after reporting the file.
+ */
+static size_t sizes_version(struct loader *L, const struct sizes_file *sf)
+{
+	struct registry *reg = L->reg;
+	struct mark m = { sf->file, 1, 1 };
+	struct strbuf known = { 0 };
+	size_t v;
+
+	for (v = 1; v < reg->n_versions; v++)
+		if (!strcmp(reg->versions[v].name, sf->version))
+			return v;
+	if (reg->n_versions && !strcmp(reg->versions[0].name, sf->version)) {
+		ERR(L, m, "reference",
+		    "the sizes of %s, the oldest known version, belong in %s/sizes/%s.yaml, not in sizes/%s/",
+		    sf->version, reg->spec_dir, sf->abi_name, sf->version);
+		return 0;
+	}
+	for (size_t i = 1; i < reg->n_versions; i++)
+		sb_printf(&known, "%s%s", i > 1 ? ", " : "", reg->versions[i].name);
+	ERR(L, m, "reference",
+	    "sizes/%s/ names no known version after the oldest of %s/versions.yaml (known: %s)",
+	    sf->version, reg->spec_dir, known.len ? known.buf : "none");
+	sb_release(&known);
+	return 0;
+}
+
+/* Attach each sizes file to its ABI and version. */
 static void link_sizes(struct loader *L)
 {
 	struct registry *reg = L->reg;
 
+	if (reg->n_versions)
+		for (size_t j = 0; j < reg->n_abis; j++)
+			reg->abis[j].by_version = arena_alloc(L->a, reg->n_versions * sizeof(struct abi_sizes));
 	for (size_t i = 0; i < L->n_sizes; i++) {
 		struct sizes_file *sf = &L->sizes[i];
 		struct abi *abi = NULL;
+		size_t v = 0;
 
+		if (sf->version && !(v = sizes_version(L, sf)))
+			continue;
 		for (size_t j = 0; j < reg->n_abis; j++)
 			if (!strcmp(reg->abis[j].name, sf->abi_name))
 				abi = &reg->abis[j];
@@ -73,11 +110,16 @@ static void link_sizes(struct loader *L)
 			ERR(L, sf->mark, "reference", "sizes for an unknown ABI '%s'", sf->abi_name);
 			continue;
 		}
-		abi->sizes = sf->sizes;
-		abi->n_sizes = sf->n;
-		abi->absent = sf->absent;
-		abi->n_absent = sf->n_absent;
-		abi->sizes_file = sf->file;
+		if (v == 0) {
+			abi->sizes = sf->sizes;
+			abi->n_sizes = sf->n;
+			abi->absent = sf->absent;
+			abi->n_absent = sf->n_absent;
+			abi->sizes_file = sf->file;
+		}
+		if (abi->by_version)
+			abi->by_version[v] = (struct abi_sizes){ sf->sizes, sf->n, sf->absent,
+								 sf->n_absent, sf->file, sf->mark };
 	}
 	free(L->sizes);
 }

@@ -39,6 +39,22 @@ static void load_legacy(struct loader *L, struct command *c, const struct ynode 
 
 static void load_variants(struct loader *L, struct command *c, const struct ynode *m);
 
+/* abi-change: why the command's number may change between known versions,
+ * a non-empty line of text (check.c compares the numbers). */
+static void get_abi_change(struct loader *L, struct command *c, const struct ynode *m)
+{
+	const char *s;
+
+	if (!ymap_get(m, "abi-change"))
+		return;
+	s = get_str(L, m, "abi-change", &c->abi_change_mark);
+	if (s && !*s)
+		ERR(L, c->abi_change_mark, "type",
+		    "'abi-change' is the reason the number may change between versions: it cannot be empty");
+	else
+		c->abi_change = s;
+}
+
 /*
  * A command the header spells as a plain number (asm-generic/ioctls.h's
  * #define TCGETS 0x5401): name, number, doc, and optionally the type it
@@ -53,10 +69,10 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		"dir", "magic", "nr", "type", "params", "nr-param", "nr-count", "size-param",
 		"size-unit", "unused-params", "size", "macro", "legacy", "reserved", NULL };
 	static const char *const keys[] = {
-		"name", "number", "alias-of", "variants", "passes", "since", "removed", "accept",
-		"doc", NULL };
+		"name", "number", "alias-of", "variants", "passes", "since", "removed", "abi-change",
+		"accept", "doc", NULL };
 	const char *known =
-		"name, number or alias-of, variants (with alias-of), passes, since, removed, accept, doc";
+		"name, number or alias-of, variants (with alias-of), passes, since, removed, abi-change, accept, doc";
 	struct command *c = &h->commands[h->n_commands];
 	const struct ynode *n;
 	bool ok = true;
@@ -145,6 +161,7 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		ok &= c->passes != NULL;
 	}
 	get_lifetime(L, m, &c->life);	/* a bad one is reported and left out */
+	get_abi_change(L, c, m);
 	c->accept = get_accept(L, m, ACCEPT_SHARED_NUMBER | ACCEPT_REUSED_NUMBER);
 	if (ok && c->name && c->doc)
 		h->n_commands++;
@@ -350,7 +367,7 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 		{ "size-param", false }, { "size-unit", false }, { "unused-params", false },
 		{ "size", false }, { "macro", false }, { "legacy", false }, { "reserved", false },
 		{ "accept", false }, { "alias-of", false }, { "variants", false }, { "since", false },
-		{ "removed", false }, { 0 } };
+		{ "removed", false }, { "abi-change", false }, { 0 } };
 	struct command *c = &h->commands[h->n_commands];
 	const char *dir, *macro;
 	struct mark dir_mark, mm, pm;
@@ -488,6 +505,7 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 			    "%s: the variant's nr %s is the command's own: drop the variant",
 			    c->name ? c->name : "?", c->variants[i].nr_text);
 	get_lifetime(L, m, &c->life);	/* a bad one is reported and left out */
+	get_abi_change(L, c, m);
 	c->accept = get_accept(L, m, ACCEPT_OUTSIDE_RANGE | ACCEPT_UNREGISTERED_MAGIC |
 				  ACCEPT_SHARED_NUMBER | ACCEPT_SIZE_OVERFLOW |
 				  ACCEPT_REUSED_NUMBER | ACCEPT_ROW_VERSIONS);

@@ -17,6 +17,7 @@ struct loader {
 	size_t cap_layouts, cap_abis, cap_rows, cap_headers, cap_versions;
 	struct sizes_file {
 		const char *abi_name;
+		const char *version;	/* sizes/<V>/<abi>.yaml: V; NULL for sizes/<abi>.yaml */
 		struct size_entry *sizes;
 		size_t n;
 		const char **absent;

@@ -327,7 +327,7 @@ void load_sizes(struct loader *L, const struct ynode *root, const char *rel, con
 	struct sizes_file *sf;
 	const struct ynode *map;
 	struct mark am;
-	const char *abi;
+	const char *abi, *slash, *version;
 	char *expect;
 
 	if (!check_keys(L, root, "a sizes file", top))
@@ -337,7 +337,11 @@ void load_sizes(struct loader *L, const struct ynode *root, const char *rel, con
 	map = ymap_get(root, "sizes");
 	if (!abi || !map || !want_kind(L, map, "sizes", Y_MAP))
 		return;
-	expect = arena_printf(L->a, "sizes/%s.yaml", abi);
+	/* sizes/<abi>.yaml, or sizes/<V>/<abi>.yaml: a later version's */
+	slash = strchr(rel + 6, '/');
+	version = slash ? arena_strndup(L->a, rel + 6, (size_t)(slash - (rel + 6))) : NULL;
+	expect = version ? arena_printf(L->a, "sizes/%s/%s.yaml", version, abi) :
+		 arena_printf(L->a, "sizes/%s.yaml", abi);
 	if (strcmp(expect, rel)) {
 		ERR(L, am, "reference", "the sizes of ABI '%s' belong in %s/%s", abi, L->reg->spec_dir,
 		    expect);
@@ -346,6 +350,7 @@ void load_sizes(struct loader *L, const struct ynode *root, const char *rel, con
 	grow(&L->sizes, &L->cap_sizes, L->n_sizes + 1, sizeof(*L->sizes));
 	sf = &L->sizes[L->n_sizes++];
 	sf->abi_name = abi;
+	sf->version = version;
 	sf->file = file;
 	sf->mark = am;
 	sf->sizes = arena_alloc(L->a, (ymap_len(map) + 1) * sizeof(*sf->sizes));

@@ -58,6 +58,8 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 import fixtures  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generator"))
+import renderlib  # noqa: E402
 from ioctltools import Error  # noqa: E402
 from ioctltools.cc import MARKER, Prelude, prologue, stub_dir, stub_flags, userspace_include  # noqa: E402
 from ioctltools.cheader import HeaderText  # noqa: E402
@@ -675,9 +677,10 @@ def main():
     tap = Tap()
     try:
         with open(model_path, encoding="utf-8") as f:
-            model = json.load(f)
+            # the version of the tree the numbers are compiled from
+            model = renderlib.view_for_tree(json.load(f), os.path.join(build, KSRC))
     except (OSError, ValueError) as e:
-        tap.check(False, f"read {model_path} (make model)", [str(e)])
+        tap.check(False, f"read {model_path} (make model) as {KSRC}'s version has it", [str(e)])
         return 1
     for abi in model["abis"]:
         done = os.path.join(build, "uapi", abi["arch"], ".done")

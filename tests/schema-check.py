@@ -58,7 +58,7 @@ def kind_of(rel):
         return rel[:-5]
     if parts[0] == "headers" and len(parts) > 1:
         return "header"
-    if parts[0] == "sizes" and len(parts) == 2:
+    if parts[0] == "sizes" and len(parts) in (2, 3):
         return "sizes"
     return None
 

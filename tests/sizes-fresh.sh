@@ -23,16 +23,34 @@ if ! arches=$(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.registry arches "$
 	diag <"$tmp/log"
 	bail "the ARCHes of $spec/abis.yaml, from ioctlgen dump"
 fi
-for arch in $arches; do
-	if ! make -s "$build/uapi/$arch/.done" >"$tmp/log" 2>&1; then
-		diag <"$tmp/log"
-		bail "make $build/uapi/$arch/.done"
-	fi
-done
-if ! tools/measure-sizes -o "$tmp" "$spec" "$build" >"$tmp/log" 2>&1; then
+# Each kernel version the registry knows is measured against its own tree's
+# headers (build/uapi for the oldest, build/uapi-<version>) and compared
+# with spec/sizes (the oldest) or spec/sizes/<version>.
+if ! versions=$(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.registry versions "$spec" 2>"$tmp/log"); then
 	diag <"$tmp/log"
-	bail "tools/measure-sizes $spec $build"
+	bail "the versions of $spec/versions.yaml, from ioctlgen dump"
 fi
+first=$(echo "$versions" | head -1)
+pairs=()
+for v in ${versions:--}; do
+	uapi=$build/uapi stored=$spec/sizes vopt=
+	if [ "$v" != - ]; then
+		vopt="--version $v"
+		[ "$v" = "$first" ] || { uapi=$build/uapi-$v stored=$spec/sizes/$v; }
+	fi
+	for arch in $arches; do
+		if ! make -s "$uapi/$arch/.done" >"$tmp/log" 2>&1; then
+			diag <"$tmp/log"
+			bail "make $uapi/$arch/.done"
+		fi
+	done
+	mkdir -p "$tmp/fresh-$v"
+	if ! tools/measure-sizes $vopt --uapi "$uapi" -o "$tmp/fresh-$v" "$spec" "$build" >"$tmp/log" 2>&1; then
+		diag <"$tmp/log"
+		bail "tools/measure-sizes $vopt --uapi $uapi $spec $build"
+	fi
+	pairs+=("$stored" "$tmp/fresh-$v")
+done
 
 # The stored sizes against the fresh ones: which type or command of which
 # ABI differs (the YAML of the two measure-sizes outputs), then the bytes.
@@ -82,7 +100,9 @@ for name in fresh:
         check(f.read() == g.read(), f"{path} is byte-identical to a fresh `make sizes`")
 done()
 PY
-subtests "" /usr/bin/python3 "$tmp/compare.py" "$spec/sizes" "$tmp"
+for ((i = 0; i < ${#pairs[@]}; i += 2)); do
+	subtests "" /usr/bin/python3 "$tmp/compare.py" "${pairs[i]}" "${pairs[i + 1]}" </dev/null
+done
 
 # A fixture spec: headers whose commands are missing on some ABIs, and
 # headers with mistakes that must be errors, never absences.
@@ -123,7 +143,7 @@ absent_diff() {
 
 fixture() {	# dir header [includes]: a registry of the one header
 	mkdir -p "$1/headers/$(dirname "$2")"
-	cp "$spec/abis.yaml" "$spec/layouts.yaml" "$spec/magic.yaml" "$1/"
+	cp "$spec/abis.yaml" "$spec/layouts.yaml" "$spec/magic.yaml" "$spec/versions.yaml" "$1/"
 	{
 		echo "$spdx"
 		echo "header: $2"
@@ -217,7 +237,7 @@ fi
 # on no ABI: an error, not an absence.
 d=$tmp/plain-ioc
 mkdir -p "$d/headers/arch/powerpc/asm"
-cp "$spec/abis.yaml" "$spec/layouts.yaml" "$spec/magic.yaml" "$d/"
+cp "$spec/abis.yaml" "$spec/layouts.yaml" "$spec/magic.yaml" "$spec/versions.yaml" "$d/"
 {
 	printf '%s\nheader: asm/ioctls.h\narch: powerpc\ndoc: A test header.\ncommands:\n' "$spdx"
 	plain TCGETS 0x5401

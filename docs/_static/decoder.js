@@ -19,7 +19,10 @@
  * for the commands not in every version: the index of the first version
  * it is in and of the first it is no longer in (versions.length: still
  * there).  A matching command says so as `ioctlgen decode` does:
- * "[6.1 only; removed in 6.12]", "[new in 6.12]".
+ * "[6.1 only; removed in 6.12]", "[new in 6.12]".  IOCTL_DATA["by-version"]
+ * = [[command index, [per version: [number per ABI] or null]]] for the
+ * commands whose numbers differ between versions: the decoder finds them by
+ * any, and says where the number holds: "[6.1 only; 0xc02864c3 in 6.12]".
  */
 (function () {
 	'use strict';
@@ -30,6 +33,16 @@
 	var exact = [];		/* per ABI: number -> [command index] */
 	var ranged = [];	/* per ABI: [{k: index, f: fields}] for families */
 	var life = null;	/* command index -> [index, first, end] */
+	var byver = null;	/* command index -> [per version: [number per ABI] or null] */
+
+	function byVersion(k)
+	{
+		if (!byver) {
+			byver = {};
+			(D['by-version'] || []).forEach(function (x) { byver[x[0]] = x[1]; });
+		}
+		return byver[k];
+	}
 
 	function field(n, shift, bits)
 	{
@@ -93,6 +106,23 @@
 			if (!map.has(n))
 				map.set(n, []);
 			map.get(n).push(k);
+		});
+		/* an older version's other number finds the command too */
+		(D['by-version'] || []).forEach(function (x) {
+			var k = x[0], seen = {};
+
+			if (D.commands[k][COUNT] > 1 || D.commands[k][FREE])
+				return;
+			x[1].forEach(function (nums) {
+				var n = nums && nums[i];
+
+				if (n === null || n === undefined || n === D.commands[k][NUMS][i] || seen[n])
+					return;
+				seen[n] = 1;
+				if (!map.has(n))
+					map.set(n, []);
+				map.get(n).push(k);
+			});
 		});
 		exact[i] = map;
 		ranged[i] = fam;
@@ -205,7 +235,75 @@
 		return out.join('; ');
 	}
 
-	function cmdCell(ks, i)
+	/* The versions of a set of version indexes, as ioctlgen decode writes
+	 * them: "6.1 only", "6.12 to 6.13", "6.1, 6.13 to 6.14". */
+	function describeVersions(set)
+	{
+		var V = D.versions || [], out = [], runs = 0, last = 0, v, end;
+
+		for (v = 0; v < V.length; v++) {
+			if (!set[v])
+				continue;
+			end = v;
+			while (end + 1 < V.length && set[end + 1])
+				end++;
+			out.push(V[v] + (end > v ? ' to ' + V[end] : ''));
+			runs++;
+			last = end - v;
+			v = end;
+		}
+		return out.join(', ') + (runs === 1 && last === 0 ? ' only' : '');
+	}
+
+	/* lifeTag(), or where command k carries number n on ABI i in only some
+	 * of its versions (its struct grew, the ABI lacks it in one): the
+	 * versions of n, its other numbers there, then when it came or went
+	 * (ioctlgen decode's print_number_versions()). */
+	function numberTag(k, n, i)
+	{
+		var V = D.versions || [], per = byVersion(k), hit = {}, have = {}, done = {};
+		var all = true, words, v, w, first = -1, end = 0, same, o, t, s;
+
+		if (!per)
+			return lifeTag(k);
+		for (v = 0; v < V.length; v++) {
+			if (!per[v])
+				continue;
+			if (first < 0)
+				first = v;
+			end = v + 1;
+			if (per[v][i] !== null)
+				have[v] = 1;
+			if (per[v][i] === n)
+				hit[v] = done[v] = 1;
+			if (!!hit[v] !== !!have[v] || !have[v])
+				all = false;
+		}
+		if (!Object.keys(hit).length || all)
+			return lifeTag(k);
+		words = describeVersions(hit);
+		for (v = first; v < end; v++) {
+			if (!per[v] || done[v])
+				continue;
+			same = {};
+			for (w = v; w < end; w++) {
+				o = per[w];
+				if (o && !done[w] && (o[i] === null) === (per[v][i] === null) &&
+				    (per[v][i] === null || o[i] === per[v][i]))
+					same[w] = done[w] = 1;
+			}
+			t = describeVersions(same);
+			s = per[v][i] === null ? '; not on ' + D.abis[i].name + ' in ' : '; ' + hex(per[v][i], 8) + ' in ';
+			words += s + (/ only$/.test(t) ? t.slice(0, -5) : t);
+		}
+		if (first > 0)
+			words += '; new in ' + V[first];
+		if (end < V.length)
+			words += '; removed in ' + V[end];
+		return words;
+	}
+
+	function cmdCell(ks, i, n)
 	{
 		if (!ks.length)
 			return '<span class="ioc-nomatch">no registered command</span>';
@@ -213,7 +311,7 @@
 			var c = D.commands[k];
 			var s = '<a class="ioc-cmd" href="' + esc(c[HREF]) + '">' + esc(c[NAME]) + '</a>';
 			var alias = Array.isArray(c[ALIAS]) ? c[ALIAS][i] : c[ALIAS];
-			var tag = lifeTag(k);
+			var tag = numberTag(k, n, i);
 
 			if (c[TYPE])
 				s += ' <code>' + esc(c[TYPE]) + '</code>';
@@ -257,7 +355,7 @@
 				'</td><td>' + typeCell(f.type) + '</td><td>' + f.nr + ' <small>(' + hex(f.nr, 2) +
 				')</small></td><td>' + f.size + (f.sizeBits !== f.size ?
 				' <small>(the size bits hold ' + f.sizeBits + ', but _IOC_SIZE reads 0 ' +
-				'without a read or write bit)</small>' : '') + '</td><td>' + cmdCell(ks, i) +
+				'without a read or write bit)</small>' : '') + '</td><td>' + cmdCell(ks, i, n) +
 				'</td></tr>');
 		});
 		list = Object.keys(names);
@@ -308,7 +406,7 @@
 			dir: dirName(f.dir, L), type: f.type, nr: f.nr, size: f.size,
 			sizeBits: f.sizeBits,
 			names: matches(n, i, f).map(function (k) { return D.commands[k][NAME]; }),
-			versions: matches(n, i, f).map(lifeTag)
+			versions: matches(n, i, f).map(function (k) { return numberTag(k, n, i); })
 		};
 	}
 

@@ -50,6 +50,97 @@ static void print_versions(const struct registry *reg, const struct command *c)
 	sb_release(&sb);
 }
 
+/* The numbers of c in the first version the hit holds in: those of the
+ * number found (its newest ones without numbers per version). */
+static const struct abi_number *hit_numbers(const struct lookup_hit *hit)
+{
+	const struct command *c = hit->cmd;
+
+	if (c->by_version && hit->versions)
+		for (size_t v = c->life.first; v < c->life.end; v++)
+			if (hit->versions >> v & 1)
+				return c->by_version[v];
+	return c->numbers;
+}
+
+/* The versions of mask: "6.1 only", "6.12 to 6.13", "6.1, 6.13 to 6.14". */
+static void describe_versions(const struct registry *reg, uint64_t mask, struct strbuf *sb)
+{
+	size_t runs = 0, last = 0;
+
+	for (size_t v = 0; v < reg->n_versions; v++) {
+		size_t end = v;
+
+		if (!(mask >> v & 1))
+			continue;
+		while (end + 1 < reg->n_versions && (mask >> (end + 1) & 1))
+			end++;
+		sb_printf(sb, "%s%s", runs++ ? ", " : "", reg->versions[v].name);
+		if (end > v)
+			sb_printf(sb, " to %s", reg->versions[end].name);
+		last = end - v;
+		v = end;
+	}
+	if (runs == 1 && last == 0)
+		sb_puts(sb, " only");
+}
+
+/*
+ * Where the command carries the number found in some of the versions it
+ * exists in only (its number changed, or the ABI lacks it in others): the
+ * versions of this number, then its other numbers there and where the ABI
+ * lacks it, then when it came or went: [6.1 only; 0xc02864c3 in 6.12].
+ * false when the number holds in every version it has one on the ABI.
+ */
+static bool print_number_versions(const struct registry *reg, const struct lookup_hit *hit, size_t k)
+{
+	const struct command *c = hit->cmd;
+	uint64_t have = 0, life = 0, done;
+	struct strbuf sb = { 0 };
+
+	if (!c->by_version || !hit->versions)
+		return false;
+	for (size_t v = c->life.first; v < c->life.end; v++) {
+		life |= (uint64_t)1 << v;
+		if (c->by_version[v][k].present)
+			have |= (uint64_t)1 << v;
+	}
+	if (hit->versions == have && have == life)
+		return false;
+	describe_versions(reg, hit->versions, &sb);
+	done = hit->versions;
+	for (size_t v = c->life.first; v < c->life.end; v++) {
+		const struct abi_number *n = &c->by_version[v][k];
+		uint64_t same = 0;
+
+		if (done >> v & 1)
+			continue;
+		for (size_t w = v; w < c->life.end; w++) {
+			const struct abi_number *o = &c->by_version[w][k];
+
+			if (!(done >> w & 1) && o->present == n->present &&
+			    (!n->present || o->number == n->number))
+				same |= (uint64_t)1 << w;
+		}
+		done |= same;
+		if (n->present)
+			sb_printf(&sb, "; 0x%08x in ", n->number);
+		else
+			sb_printf(&sb, "; not on %s in ", reg->abis[k].name);
+		describe_versions(reg, same, &sb);
+		/* "in 6.12 only" says no more than "in 6.12" */
+		if (sb.len > 5 && !strcmp(sb.buf + sb.len - 5, " only"))
+			sb.buf[sb.len -= 5] = '\0';
+	}
+	if (c->life.first > 0)
+		sb_printf(&sb, "; new in %s", reg->versions[c->life.first].name);
+	if (c->life.end < reg->n_versions)
+		sb_printf(&sb, "; removed in %s", reg->versions[c->life.end].name);
+	printf(" [%s]", sb.buf);
+	sb_release(&sb);
+	return true;
+}
+
 /* A family member as the caller wrote it: EVIOCGBIT(3, 64); a parameter the
  * number does not depend on keeps its name (VBG_IOCTL_LOG(s)), a count of
  * size-unit elements is the size over the unit's, ? when it does not divide. */
@@ -61,7 +152,7 @@ static void print_hit(const struct registry *reg, const struct lookup_hit *hit, 
 	if (c->n_params) {
 		putchar('(');
 		for (size_t p = 0; p < c->n_params; p++) {
-			uint32_t unit = c->size_unit && c->numbers ? c->numbers[abi].unit : 0;
+			uint32_t unit = c->size_unit && c->numbers ? hit_numbers(hit)[abi].unit : 0;
 
 			if (p)
 				fputs(", ", stdout);
@@ -79,15 +170,17 @@ static void print_hit(const struct registry *reg, const struct lookup_hit *hit, 
 		putchar(')');
 	}
 	printf(" (%s)", c->header->path);
-	print_versions(reg, c);
+	if (!print_number_versions(reg, hit, abi))
+		print_versions(reg, c);
 }
 
 /* Where a time64 variant and its base ABI give the command different
  * numbers, say so on both: the usual reason a 32-bit program's number
  * is not found. */
-static void print_variant_note(const struct registry *reg, size_t k, const struct command *c)
+static void print_variant_note(const struct registry *reg, size_t k, const struct lookup_hit *hit)
 {
 	const struct abi *a = &reg->abis[k];
+	const struct abi_number *numbers = hit_numbers(hit);
 
 	for (size_t v = 0; v < reg->n_abis; v++) {
 		const struct abi *o = &reg->abis[v];
@@ -95,12 +188,12 @@ static void print_variant_note(const struct registry *reg, size_t k, const struc
 
 		if (v == k || !(o == a->variant_of || o->variant_of == a))
 			continue;
-		n = &c->numbers[v];
+		n = &numbers[v];
 		if (!n->present)
 			printf(" [not on %s]", o->name);
-		else if (n->number != c->numbers[k].number)
+		else if (n->number != numbers[k].number)
 			printf(" [0x%08x on %s: size %u, not %u]", n->number, o->name, n->size,
-			       c->numbers[k].size);
+			       numbers[k].size);
 	}
 }
 
@@ -147,7 +240,7 @@ static void print_matches(const struct registry *reg, size_t k, uint32_t number,
 			fputs(" or ", stdout);
 		print_hit(reg, &hits[first], k);
 		if (hits[first].cmd->numbers)
-			print_variant_note(reg, k, hits[first].cmd);
+			print_variant_note(reg, k, &hits[first]);
 		for (size_t j = i; j < n && j < 16; j++) {
 			if (j == first || !same_command(abi, &hits[i], &hits[j]))
 				continue;

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Print the key paths of a JSON model, one a line, sorted: `.headers[].commands[].name`.
-The keys of `numbers` are ABI names and print as `*`.
+The keys of `numbers` are ABI names and print as `*`; so do those of
+`numbers-by-version` (version names) and of each of its entries (ABI names).
 
 usage: keys.py MODEL.json
        keys.py --doc CONTRACTS.md    the example under "## The JSON model"
@@ -14,7 +15,9 @@ import sys
 def paths(v, at, out):
     if isinstance(v, dict):
         for k, sub in v.items():
-            key = f"{at}.{'*' if at.endswith('.numbers') else k}"
+            wild = at.endswith(".numbers") or at.endswith(".numbers-by-version") or \
+                at.endswith(".numbers-by-version.*")
+            key = f"{at}.{'*' if wild else k}"
             out.add(key)
             paths(sub, key, out)
     elif isinstance(v, list):

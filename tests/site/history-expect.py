@@ -54,7 +54,7 @@ for c in cmds:
     pairs = []
     # NAME (header) [tag], alias NAME (header) [tag] or NAME (header) [tag]
     for piece in re.split(r" or |, alias ", line.strip()[len(abi):].strip()):
-        name = piece.split()[0]
+        name = re.sub(r"\(.*\)$", "", piece.split()[0])	# a family member: SPI_IOC_MESSAGE(2)
         tag = next((t for t in re.findall(r"\[([^\]]*)\]", piece)
                     if re.search(r"only|new in|removed in| to ", t)), "")
         pairs.append([name, tag])

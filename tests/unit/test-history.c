@@ -7,6 +7,7 @@
  * Usage: test-history     (TAP output)
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ioctlgen.h"
@@ -57,16 +58,20 @@ static const char header[] = SPDX
 	"  - {name: Y, dir: read, magic: 0x54, nr: 4, type: int, doc: y.}\n"
 	"  - {name: Z, dir: read, magic: 0x54, nr: 4, type: long, since: \"6.12\", doc: z.}\n";
 
+/* Each later version's sizes, the same as the oldest's. */
+static const char sizes_612[] = SPDX "abi: x86_64\ndoc: s.\nsizes: {int: 4, long: 8, size_t: 8}\n";
+
 static void load(struct registry *reg, bool with_versions, const char *hdr)
 {
 	const char *names[] = { "layouts.yaml", "abis.yaml", "magic.yaml", "sizes/x86_64.yaml",
-				"headers/linux/t.yaml", "versions.yaml" };
-	const char *data[] = { layouts, abis, magic, sizes, hdr, versions };
-	size_t lens[6];
+				"headers/linux/t.yaml", "versions.yaml", "sizes/6.12/x86_64.yaml",
+				"sizes/6.13/x86_64.yaml" };
+	const char *data[] = { layouts, abis, magic, sizes, hdr, versions, sizes_612, sizes_612 };
+	size_t lens[8];
 
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 8; i++)
 		lens[i] = strlen(data[i]);
-	registry_load_buffers(reg, "mem", with_versions ? 6 : 5, names, data, lens);
+	registry_load_buffers(reg, "mem", with_versions ? 8 : 5, names, data, lens);
 	registry_check(reg);
 }
 
@@ -211,10 +216,168 @@ static void test_no_versions(void)
 	registry_release(&reg);
 }
 
+/* ------------------------------------------------------------ numbers per version */
+
+static const char abis2[] = SPDX
+	"abis:\n"
+	"  - {name: x86_64, doc: x., layout: generic, arch: x86, cc: gcc, cflags: [-m64]}\n"
+	"  - {name: i386, doc: i., layout: generic, arch: x86, cc: gcc, cflags: [-m32]}\n";
+static const char versions2[] = SPDX
+	"doc: v.\nversions:\n  - {name: \"6.1\", doc: a.}\n  - {name: \"6.12\", doc: b.}\n";
+static const char magic2[] = SPDX
+	"doc: m.\nmagic-codes:\n  - {code: 0x54, seq: all, headers: [linux/t.h], doc: t.}\n";
+/* struct g grows from 8 to 16 bytes in 6.12; MOVED is absent on i386 in 6.12 */
+static const char sz_x86_61[] = SPDX "abi: x86_64\ndoc: s.\nsizes: {int: 4, size_t: 8, struct g: 8}\n";
+static const char sz_i386_61[] = SPDX "abi: i386\ndoc: s.\nsizes: {int: 4, size_t: 4, struct g: 8}\n";
+static const char sz_x86_612[] = SPDX "abi: x86_64\ndoc: s.\nsizes: {int: 4, size_t: 8, struct g: 16}\n";
+static const char sz_i386_612[] = SPDX
+	"abi: i386\ndoc: s.\nabsent: [MOVED]\nsizes: {int: 4, size_t: 4, struct g: 16}\n";
+/* GROW: _IOWR('T', 5, struct g); OLDTWIN (gone in 6.12) carries its 6.1
+ * number, NEWTWIN (new in 6.12) its 6.1 number too: only OLDTWIN meets it */
+static const char hdr2[] = SPDX
+	"header: linux/t.h\n"
+	"doc: t.\n"
+	"commands:\n"
+	"  - name: GROW\n"
+	"    dir: read-write\n"
+	"    magic: 0x54\n"
+	"    nr: 5\n"
+	"    type: struct g\n"
+	"    abi-change: it grew.\n"
+	"    accept: [shared-number]\n"
+	"    doc: g.\n"
+	"  - {name: OLDTWIN, dir: read-write, magic: 0x54, nr: 5, type: size_t, removed: \"6.12\", accept: [shared-number], doc: o.}\n"
+	"  - {name: NEWTWIN, dir: read-write, magic: 0x54, nr: 6, type: size_t, since: \"6.12\", doc: n.}\n"
+	"  - {name: MOVED, dir: write, magic: 0x54, nr: 7, type: int, doc: m.}\n";
+
+/* Load the two-version registry with header text hdr; without_612_i386:
+ * leave out sizes/6.12/i386.yaml; extra: one more file (name, text) or NULL. */
+static void load2(struct registry *reg, const char *hdr, bool without_612_i386, const char *extra_name,
+		  const char *extra)
+{
+	const char *names[10] = { "layouts.yaml", "abis.yaml", "magic.yaml", "versions.yaml",
+				  "headers/linux/t.yaml", "sizes/x86_64.yaml", "sizes/i386.yaml",
+				  "sizes/6.12/x86_64.yaml", "sizes/6.12/i386.yaml" };
+	const char *data[10] = { layouts, abis2, magic2, versions2, hdr, sz_x86_61, sz_i386_61,
+				 sz_x86_612, sz_i386_612 };
+	size_t lens[10], n = without_612_i386 ? 8 : 9;
+
+	if (extra) {
+		names[n] = extra_name;
+		data[n++] = extra;
+	}
+	for (size_t i = 0; i < n; i++)
+		lens[i] = strlen(data[i]);
+	registry_load_buffers(reg, "mem", n, names, data, lens);
+	registry_check(reg);
+}
+
+static bool diag_at(const struct registry *reg, const char *rule, unsigned int line, unsigned int col,
+		    enum severity sev, const char *text)
+{
+	if (getenv("TEST_HISTORY_DIAGS"))
+		diags_print(stdout, &reg->diags, false, true);
+	for (size_t i = 0; i < reg->diags.n; i++) {
+		const struct diag *g = &reg->diags.v[i];
+
+		if (!strcmp(g->rule, rule) && g->mark.line == line && g->mark.col == col && g->sev == sev &&
+		    strstr(g->msg, text))
+			return true;
+	}
+	return false;
+}
+
+static void test_numbers_by_version(void)
+{
+	struct registry reg;
+	const struct command *grow, *moved;
+	struct lookup_hit hits[4];
+	struct lookup *lk;
+	size_t n;
+
+	load2(&reg, hdr2, false, NULL, NULL);
+	grow = find(&reg, "GROW");
+	moved = find(&reg, "MOVED");
+	tap(reg.diags.errors == 0, "two versions with their own sizes check without errors");
+	tap(grow && grow->by_version && grow->numbers == grow->by_version[1] &&
+	    grow->by_version[0][0].number == 0xc0085405 && grow->by_version[1][0].number == 0xc0105405 &&
+	    grow->by_version[0][1].number == 0xc0085405,
+	    "each version's number from its sizes; numbers are the newest version's");
+	tap(reg.n_abi_changes == 1 && reg.abi_changes[0].cmd == grow && reg.abi_changes[0].from == 0 &&
+	    reg.abi_changes[0].to == 1 && reg.abi_changes[0].n_abis == 2,
+	    "one abi change: GROW from 6.1 to 6.12 on both ABIs");
+	tap(diag_at(&reg, "abi-change", 10, 17, SEV_WARNING, "GROW: its number changes from 6.1 to 6.12 (it grew.): x86_64 0xc0085405 -> 0xc0105405 (size 8 -> 16)") &&
+	    count_rule(&reg, "abi-change", NULL) == 1,
+	    "an accepted abi change is an accepted warning at abi-change, with its reason");
+	tap(moved && moved->by_version[0][1].present && !moved->by_version[1][1].present &&
+	    moved->numbers[0].present && count_rule(&reg, "abi-change", "MOVED") == 0,
+	    "a command the ABI lacks in 6.12 only: no number there, and no abi change");
+	tap(collision_of(&reg, 0xc0085405, "GROW OLDTWIN") &&
+	    collision_of(&reg, 0xc0085405, "GROW OLDTWIN")->versions == 1 &&
+	    !collision_of(&reg, 0xc0105405, "GROW OLDTWIN"),
+	    "GROW's 6.1 number is shared with OLDTWIN in 6.1 only; its 6.12 number with nobody");
+	tap(count_rule(&reg, "reused-number", NULL) == 0,
+	    "a number a command carried in an older version is no dead number");
+	lk = lookup_build(&reg, 0);
+	n = lookup_find(lk, 0xc0085405, hits, 4);
+	tap(n == 2 && hits[0].cmd == grow && hits[0].versions == 1 && hits[1].versions == 1,
+	    "lookup finds GROW by its 6.1 number, with the versions it carries it in");
+	n = lookup_find(lk, 0xc0105405, hits, 4);
+	tap(n == 1 && hits[0].cmd == grow && hits[0].versions == 2, "and by its 6.12 number");
+	lookup_free(lk);
+	registry_release(&reg);
+
+	/* without the reason: an error at the command's entry */
+	{
+		char *bad = strdup(hdr2), *at = strstr(bad, "    abi-change: it grew.\n");
+
+		memmove(at, at + strlen("    abi-change: it grew.\n"), strlen(at + strlen("    abi-change: it grew.\n")) + 1);
+		load2(&reg, bad, false, NULL, NULL);
+		tap(diag_at(&reg, "abi-change", 5, 5, SEV_ERROR,
+			    "GROW: its number changes from 6.1 to 6.12: x86_64 0xc0085405 -> 0xc0105405 (size 8 -> 16), i386 0xc0085405 -> 0xc0105405 (size 8 -> 16)") &&
+		    reg.diags.errors == 1,
+		    "an abi change without abi-change: one error at the command, listing each ABI");
+		registry_release(&reg);
+		free(bad);
+	}
+	/* a reason with nothing to accept */
+	{
+		static const char stale[] = SPDX
+			"header: linux/t.h\ndoc: t.\ncommands:\n"
+			"  - {name: SAME, dir: read, magic: 0x54, nr: 1, type: int, abi-change: why, doc: s.}\n";
+
+		load2(&reg, stale, false, NULL, NULL);
+		tap(diag_at(&reg, "abi-change", 5, 72, SEV_ERROR, "there is no change to accept") &&
+		    reg.diags.errors == 1, "abi-change on a command whose number never changes is an error");
+		registry_release(&reg);
+	}
+	/* a later version without sizes for an ABI */
+	load2(&reg, hdr2, true, NULL, NULL);
+	tap(diag_at(&reg, "missing-size", 4, 5, SEV_ERROR,
+		    "ABI 'i386' has no measured sizes for 6.12 (mem/sizes/6.12/i386.yaml), which GROW (linux/t.h) needs: run 'make sizes' for 6.12") &&
+	    reg.diags.errors == 1,
+	    "a version without sizes for an ABI: one missing-size error at the ABI");
+	registry_release(&reg);
+	/* sizes of a version the registry does not know, of the oldest, or of another ABI */
+	load2(&reg, hdr2, false, "sizes/6.13/x86_64.yaml", sz_x86_612);
+	tap(diag_at(&reg, "reference", 1, 1, SEV_ERROR, "sizes/6.13/ names no known version after the oldest") &&
+	    reg.diags.errors == 1, "sizes/<V>/ of an unknown version: an error at the file");
+	registry_release(&reg);
+	load2(&reg, hdr2, false, "sizes/6.1/x86_64.yaml", sz_x86_612);
+	tap(diag_at(&reg, "reference", 1, 1, SEV_ERROR, "the oldest known version, belong in mem/sizes/x86_64.yaml") &&
+	    reg.diags.errors == 1, "sizes/<oldest>/: an error at the file");
+	registry_release(&reg);
+	load2(&reg, hdr2, true, "sizes/6.12/i386.yaml", sz_x86_612);
+	tap(diag_at(&reg, "reference", 2, 6, SEV_ERROR, "belong in mem/sizes/6.12/x86_64.yaml"),
+	    "sizes/6.12/i386.yaml whose abi: is x86_64: an error at abi:");
+	registry_release(&reg);
+}
+
 int main(void)
 {
 	test_versions();
 	test_no_versions();
+	test_numbers_by_version();
 	printf("1..%d\n", test_no);
 	return failed;
 }

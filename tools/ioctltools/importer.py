@@ -38,6 +38,8 @@ class Context:
     size_limit: int		# the largest size every layout's size field holds
     size_field: str
     registry: object = None	# the registry.Registry it was made from
+    version: str | None = None	# the known kernel version the tree is (--version)
+    versions: list = field(default_factory=list)	# every known version, oldest first
     stubs: list = field(default_factory=list)	# compiler flags: the stub-includes
     defined_in: dict = field(default_factory=dict)	# constant -> generic header
     arch_defined_in: dict = field(default_factory=dict)	# (ARCH, constant) -> its asm/ header
@@ -374,6 +376,10 @@ def parse_args(argv):
     ap.add_argument("--left-out", help="left-out list (default SPEC/left-out.txt)")
     ap.add_argument("--only", action="append", default=[], metavar="HEADER",
                     help="import only this header (as installed: linux/fs.h), repeatable")
+    ap.add_argument("--version", metavar="V",
+                    help="the known kernel version (spec/versions.yaml) the tree is: its new "
+                         "commands get `since: V`, and when V is the newest, the commands "
+                         "it no longer defines `removed: V`")
     ap.add_argument("-q", "--quiet", action="store_true")
     return ap.parse_args(argv)
 
@@ -398,8 +404,17 @@ def context(args):
         old[rel] = OldFile(h.spec, [Entry.from_registry(c) for c in h.commands],
                            [c["source"] for c in h.commands])
     bits = reg.smallest_size_bits
+    versions = reg.versions()
+    if args.version is not None and args.version not in versions:
+        raise Error(f"{args.spec}/versions.yaml: error: --version {args.version}: no version "
+                    f"the registry knows ({', '.join(versions) or 'none'})")
+    if args.version is None and len(versions) > 1:
+        raise Error(f"{args.spec}/versions.yaml: error: the registry knows {len(versions)} "
+                    f"versions ({', '.join(versions)}): say which one the tree is (--version)")
     return Context(args.uapi, args.incdirs, arches, compilers, reg.abis, old, old_headers,
-                   (1 << bits) - 1, f"{bits}-bit size field of the smallest layout", reg)
+                   (1 << bits) - 1, f"{bits}-bit size field of the smallest layout", reg,
+                   version=args.version or (versions[0] if versions else None),
+                   versions=versions)
 
 
 def main(argv=None):
@@ -452,6 +467,46 @@ def dead_types(tree, left):
              classify.R_TYPE_UNDEF and tag[x.detail] not in found else x) for label, x in left]
 
 
+def in_registry_order(entries, old):
+    """The entries in the registry's order, a new one after the entry the
+    tree has before it: the newest version's tree decides the order of a
+    spec file (6.12 moved vhost.h's VHOST_VDPA_GET_VQS_COUNT), so that
+    importing an older tree moves nothing."""
+    pos = {e.name: i for i, e in enumerate(old.records)}
+    keyed, last = [], -1
+    for i, e in enumerate(entries):
+        last = pos.get(e.name, last)
+        keyed.append((last, e.name not in pos, i, e))
+    return [e for *_, e in sorted(keyed, key=lambda k: k[:3])]
+
+
+def history_of_import(ctx, old, entries, merged, unmatched):
+    """The history the import of version V writes: an entry new to the
+    registry is `since: V` (unless V is the oldest version, where every
+    command simply is); an entry of V that V's tree no longer defines is
+    `removed: V` when V is the newest version (before it, the entry would
+    come back later: a mistake to say).  Returns (merged, the unmatched
+    entries left to warn about, the names marked removed)."""
+    V, versions = ctx.version, ctx.versions
+    if V is None:
+        return merged, [e for e in unmatched if not e.reserved], []
+    known = {e.name for e in old.records} if old else set()
+    if V != versions[0]:
+        for e in entries:
+            if e.name not in known and e.since is None:
+                e.since = V
+    for e in entries:
+        if e.name in known and not specwrite.exists_in(next(o for o in old.records if o.name == e.name),
+                                               V, versions):
+            warn(f"{old.path}: warning: {e.name}: the registry says it is not in {V}, but "
+                 f"the {V} tree defines it; kept as the registry says")
+    gone = {id(e) for e in unmatched if not e.reserved and specwrite.exists_in(e, V, versions)}
+    if V == versions[-1] and V != versions[0]:
+        merged = [(replace(r, removed=V), None) if id(r) in gone else (r, b) for r, b in merged]
+        return merged, [], sorted(e.name for e in unmatched if id(e) in gone)
+    return merged, [e for e in unmatched if id(e) in gone], []
+
+
 def write(args, ctx, units, hdir, left_path):
     status = 0
     left, written, expect = [], set(), {}
@@ -467,12 +522,17 @@ def write(args, ctx, units, hdir, left_path):
         if not entries and old is None:
             continue
         written.add(u.spec_rel)
+        if old is not None and ctx.version not in (None, ctx.versions[-1]):
+            entries = in_registry_order(entries, old)
         merged, unmatched = specwrite.merge(entries, old, key=lambda e: e.name)
+        merged, unmatched, removed = history_of_import(ctx, old, entries, merged, unmatched)
+        if removed and not args.quiet:
+            print(f"  {'REMOVED':<7} {u.label}: {len(removed)} commands removed in "
+                  f"{ctx.version}: {', '.join(removed[:4])}{', ...' if len(removed) > 4 else ''}")
         for e in unmatched:
-            if not e.reserved:
-                warn(f"{old.path}: warning: {e.name} is in the registry but not defined in "
-                     f"{u.label} any more; kept: mark it `reserved: true` or delete it")
-                status = 1
+            warn(f"{old.path}: warning: {e.name} is in the registry but not defined in "
+                 f"{u.label} any more; kept: mark it `reserved: true` or delete it")
+            status = 1
         stats.count(u, merged, old)
         if old is not None:
             text = specwrite.header_file(old.preamble, merged, includes=u.includes,
@@ -488,11 +548,26 @@ def write(args, ctx, units, hdir, left_path):
             print(f"  {'IMPORT':<7} {path}")
     for rel, old in ctx.old.items():
         h = ctx.old_headers[rel]
-        if rel not in written and (not args.only or h.path in args.only) and \
-                any(not e.reserved for e in old.records):
-            warn(f"{old.path}: warning: no command of {h.path} is defined in the tree any "
-                 f"more; file kept")
-            status = 1
+        if rel in written or (args.only and h.path not in args.only):
+            continue
+        live = [e for e in old.records if not e.reserved and
+                specwrite.exists_in(e, ctx.version, ctx.versions)]
+        if not live:
+            continue
+        V = ctx.version
+        if V is not None and V == ctx.versions[-1] and V != ctx.versions[0]:
+            # the whole header is gone from the tree (drm/i810_drm.h in 6.12)
+            gone = {id(e) for e in live}
+            merged = [(replace(r, removed=V), None) if id(r) in gone else (r, b)
+                      for r, b in zip(old.records, old.blocks)]
+            text = specwrite.header_file(old.preamble, merged, includes=h.includes)
+            expect[os.path.normpath(old.path)] = [r for r, _ in merged]
+            if specwrite.write_if_changed(old.path, text) and not args.quiet:
+                print(f"  {'REMOVED':<7} {h.path}: every command ({len(live)}) removed in {V}")
+            continue
+        warn(f"{old.path}: warning: no command of {h.path} is defined in the tree any "
+             f"more; file kept")
+        status = 1
     read_back(args.spec, expect, stats.new_names)
     left = dead_types(args.tree, left)
     if specwrite.write_if_changed(left_path, leftout.render(left)) and not args.quiet:

@@ -142,13 +142,18 @@ def arches(reg):
 
 
 def main(argv):
-    """`python3 -m ioctltools.registry arches [SPEC_DIR]`: one ARCH a line
-    (the Makefile's list of the headers to export)."""
-    if len(argv) not in (1, 2) or argv[0] != "arches":
-        print("usage: python3 -m ioctltools.registry arches [SPEC_DIR]", file=sys.stderr)
+    """`python3 -m ioctltools.registry arches|versions [SPEC_DIR]`: one ARCH
+    a line (the Makefile's list of the headers to export), or one known
+    kernel version a line, oldest first."""
+    if len(argv) not in (1, 2) or argv[0] not in ("arches", "versions"):
+        print("usage: python3 -m ioctltools.registry arches|versions [SPEC_DIR]",
+              file=sys.stderr)
         return 2
     try:
-        print("\n".join(arches(load(argv[1] if len(argv) > 1 else "spec"))))
+        reg = load(argv[1] if len(argv) > 1 else "spec")
+        out = arches(reg) if argv[0] == "arches" else reg.versions()
+        if out:
+            print("\n".join(out))
     except Error as e:
         print(e, file=sys.stderr)
         return 1

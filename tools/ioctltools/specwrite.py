@@ -152,6 +152,7 @@ class Entry:
     variants: list = field(default_factory=list)	# Variant: hand-written, kept
     since: str | None = None	# the first known kernel version it exists in
     removed: str | None = None	# the first known version it no longer exists in
+    abi_change: str | None = None	# why its number may differ between versions: hand-written
 
     @classmethod
     def from_registry(cls, c):
@@ -172,6 +173,7 @@ class Entry:
             type=c["type"], size=None if c["size"] is None else c["args"][-1],
             accept=list(c["accept"]), reserved=c["reserved"],
             alias_of=c.get("alias-of"), since=c.get("since"), removed=c.get("removed"),
+            abi_change=c.get("abi-change"),
             variants=[Variant(tuple(v["abis"]), v["nr-text"], v["doc"])
                       for v in c.get("variants", [])],
             legacy=Legacy(lg["written"], lg["passes"], lg["spell-as"], lg["doc"], lg["abi-break"])
@@ -190,7 +192,7 @@ class Entry:
             return replace(self, doc=old.doc)
         e = replace(self, doc=old.doc, accept=old.accept, reserved=old.reserved,
                     alias_of=self.alias_of or old.alias_of,	# the header's, else the registry's
-                    variants=old.variants, **history(self, old))
+                    variants=old.variants, abi_change=old.abi_change, **history(self, old))
         if c_int(old.magic) == c_int(self.magic):
             e.magic = old.magic		# the registry's spelling of the same number
         if c_int(old.nr) == c_int(self.nr):
@@ -235,6 +237,8 @@ class Entry:
             if lg.abi_break:
                 out.append(text_field("abi-break", lg.abi_break, 6))
         out += history_lines(self)
+        if self.abi_change:
+            out.append(f"    abi-change: {scalar(self.abi_change)}\n")
         if self.accept:
             out.append(f"    accept: {flow_list(self.accept)}\n")
         if self.variants:
@@ -370,6 +374,7 @@ class OldFile:
         except OSError as e:
             raise Error(f"{path}: error: cannot read the spec file: {e.strerror}") from e
         starts = [int(s.rsplit(":", 2)[1]) for s in sources]
+        self.sources = list(sources)	# "path:line:col" of each record
         if not starts and "commands: []" in lines:
             # A seeded spec (its header fields, before the first import):
             # the import writes its entries after the preamble.
@@ -385,6 +390,17 @@ class OldFile:
         self.preamble = "".join(l + "\n" for l in lines[:starts[0] - 1])
         ends = starts[1:] + [len(lines) + 1]
         self.blocks = ["\n".join(lines[a - 1:b - 1]).rstrip("\n") + "\n" for a, b in zip(starts, ends)]
+
+
+def exists_in(e, version, versions):
+    """Does an entry or a magic-code row exist in the known version, by its
+    since and removed?  (No version: the registry knows none, always.)"""
+    if version is None:
+        return True
+    i = versions.index(version)
+    first = versions.index(e.since) if e.since in versions else 0
+    end = versions.index(e.removed) if e.removed in versions else len(versions)
+    return first <= i < end
 
 
 def merge(records, old, key, keep_unmatched=True):
@@ -511,6 +527,8 @@ class NamedEntry(NoMacroEntry):
         if self.passes:
             out.append(f"    passes: {scalar(self.passes)}\n")
         out += history_lines(self)
+        if self.abi_change:
+            out.append(f"    abi-change: {scalar(self.abi_change)}\n")
         if self.accept:
             out.append(f"    accept: {flow_list(self.accept)}\n")
         if self.variants:
