@@ -274,7 +274,7 @@ def read_sizes(path):
     """(sizes, absent) of a sizes file as render() writes it."""
     try:
         with open(path, encoding="utf-8") as f:
-            doc = specwrite.yaml.safe_load(f)
+            doc = specwrite.load_yaml(f)
     except OSError as e:
         raise Error(f"{path}: error: {e.strerror}: --only merges into the sizes files "
                     f"of a full `make sizes`") from e
