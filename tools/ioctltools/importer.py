@@ -405,15 +405,9 @@ def context(args):
                            [c["source"] for c in h.commands])
     bits = reg.smallest_size_bits
     versions = reg.versions()
-    if args.version is not None and args.version not in versions:
-        raise Error(f"{args.spec}/versions.yaml: error: --version {args.version}: no version "
-                    f"the registry knows ({', '.join(versions) or 'none'})")
-    if args.version is None and len(versions) > 1:
-        raise Error(f"{args.spec}/versions.yaml: error: the registry knows {len(versions)} "
-                    f"versions ({', '.join(versions)}): say which one the tree is (--version)")
     return Context(args.uapi, args.incdirs, arches, compilers, reg.abis, old, old_headers,
                    (1 << bits) - 1, f"{bits}-bit size field of the smallest layout", reg,
-                   version=args.version or (versions[0] if versions else None),
+                   version=registry.tree_version(args.spec, versions, args.version),
                    versions=versions)
 
 

@@ -113,6 +113,19 @@ class Registry:
         self.headers = kept
 
 
+def tree_version(spec_dir, versions, wanted):
+    """The known version an importer's tree is: --version (wanted), which
+    must be one of versions; without it the only known version, or None
+    when the registry knows none.  Both importers ask it."""
+    if wanted is not None and wanted not in versions:
+        raise Error(f"{spec_dir}/versions.yaml: error: --version {wanted}: no version "
+                    f"the registry knows ({', '.join(versions) or 'none'})")
+    if wanted is None and len(versions) > 1:
+        raise Error(f"{spec_dir}/versions.yaml: error: the registry knows {len(versions)} "
+                    f"versions ({', '.join(versions)}): say which one the tree is (--version)")
+    return wanted or (versions[0] if versions else None)
+
+
 def load(spec_dir, stage="dump", ioctlgen=IOCTLGEN):
     """Run `ioctlgen STAGE SPEC_DIR` and read what it writes."""
     with tempfile.TemporaryDirectory(prefix="ioctltools-") as tmp:
