@@ -78,12 +78,17 @@ def write_new_headers(reg, new_inc, rendered=None):
 
 
 @functools.lru_cache(maxsize=None)
+def exported_header(path):
+    """The exported header file read once (cheader.HeaderText), None when
+    it is not there: its enumerators and its text serve each probe."""
+    return HeaderText(path) if os.path.exists(path) else None
+
+
 def enumerators_of(path):
     """The names a header file declares as enumerators of an ioctl macro
     call (cheader; binder.h's commands in 6.12), none when it is not there."""
-    if not os.path.exists(path):
-        return frozenset()
-    return frozenset(d.name for d in HeaderText(path).enumerators)
+    header = exported_header(path)
+    return frozenset(d.name for d in header.enumerators) if header else frozenset()
 
 
 def probes_for(tc, probes):
@@ -114,12 +119,10 @@ def registry_additions(h, exported, enums=frozenset()):
     binder.h's commands in 6.12, is there)."""
     if not h.header_test or not (h.model.get("types") or h.model.get("commands")):
         return ()
-    try:
-        with open(exported, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-    except OSError as e:
-        raise Error(f"{h.source}: error: reading {exported}: {e.strerror}") from e
-    return tuple(newheader.additions(h.model, text, enums))
+    header = exported_header(exported)
+    if header is None:
+        raise Error(f"{h.source}: error: reading {exported}: no such file")
+    return tuple(newheader.additions(h.model, header.text, enums))
 
 
 def run_probes(tcs, probes, probe_dir, jobs, cache_dir, kernel_names):
