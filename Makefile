@@ -212,9 +212,12 @@ patches $(B)/patches.stamp: $(MODEL) $(KVERS:%=$(B)/linux-source-%/.extracted) $
 	done
 	$(Q)touch $(B)/patches.stamp
 
-# Apply generated-patches/$(KVER)/ to a copy of its tree, build, boot in QEMU (tests/verify/run).
-verify: $(MODEL)
-	$(Q)VERIFY_MODEL=$(MODEL) tests/verify/run
+# Apply generated-patches/<version>/ to a copy of each tree, build, boot in
+# QEMU (tests/verify/run VERSION), the newest first; VERSION=6.1 only one.
+verify: $(MODEL) $(B)/patches.stamp
+	$(Q)rc=0; for v in $(or $(VERSION),$$(echo $(REG_VERSIONS) | tr ' ' '\n' | tac)); do \
+		VERIFY_MODEL=$(MODEL) tests/verify/run $$v || rc=1; \
+	done; exit $$rc
 
 # ---------------------------------------------------------------- docs (issue 5)
 # The browsable registry: the model through templates/site/ plus the pages of
@@ -305,7 +308,7 @@ check: deps $(B)/ioctlgen $(MODEL) $(UNIT_PROGS)
 # Debian's tarball (an input, never modified; distclean removes it too), and
 # Python's byte-code caches.  generated-patches/ is committed: it stays.
 clean:
-	[ ! -d $(B) ] || find $(B) -mindepth 1 -maxdepth 1 ! -name $(notdir $(KSRC)) -exec rm -rf {} +
+	[ ! -d $(B) ] || find $(B) -mindepth 1 -maxdepth 1 ! -name 'linux-source-*' -exec rm -rf {} +
 	find generator tools tests -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean

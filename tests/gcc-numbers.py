@@ -22,7 +22,7 @@ compile.  Probes of one ABI share compiler runs, and the ABIs run in
 parallel.
 
 The layouts are checked the same way: each layout's field widths and
-direction values must be the _IOC_* constants of its 6.1 header as gcc
+direction values must be the _IOC_* constants of its header in the tree as gcc
 evaluates them, and every kernel ARCH must sit in the layout of the
 asm/ioctl.h it exports.
 
@@ -42,7 +42,9 @@ Finally the same checks run on ioctlgen's model of a test registry with
 planted mistakes (tests/fixtures/gcc-numbers/spec), which must be reported
 as tests/fixtures/gcc-numbers/expect.json says: so this suite can fail.
 
-usage: tests/gcc-numbers.py [MODEL [BUILD_DIR]]  (default build/model.json build)
+usage: tests/gcc-numbers.py [MODEL [BUILD_DIR [TREE]]]
+  (default build/model.json build BUILD_DIR/linux-source-6.1): the numbers
+  compiled from BUILD_DIR/uapi/<arch>, the exported headers of TREE
 """
 
 import concurrent.futures
@@ -64,8 +66,7 @@ from ioctltools import Error  # noqa: E402
 from ioctltools.cc import MARKER, Prelude, prologue, stub_dir, stub_flags, userspace_include  # noqa: E402
 from ioctltools.cheader import HeaderText  # noqa: E402
 
-KSRC = "linux-source-6.1"
-KSRC_UAPI = KSRC + "/include/uapi"
+TREE = ["build/linux-source-6.1"]	# the kernel source tree (main(): its third argument)
 EXPECT = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                       "fixtures", "gcc-numbers", "expect.json")
 DIAG = re.compile(r'^(.*?):\d+:(?:\d+:)? (?:fatal )?(error|note): (.*)$')
@@ -97,8 +98,8 @@ def applies(header, abi):
 def source_path(build, header):
     """The header in the kernel source tree, where its _IO* #defines are."""
     if header["arch"]:
-        return os.path.join(build, KSRC, "arch", header["arch"], "include", "uapi", header["path"])
-    return os.path.join(build, KSRC_UAPI, header["path"])
+        return os.path.join(TREE[0], "arch", header["arch"], "include", "uapi", header["path"])
+    return os.path.join(TREE[0], "include", "uapi", header["path"])
 
 
 def prelude(header):
@@ -546,9 +547,9 @@ LAYOUT_MACROS = (("nr-bits", "_IOC_NRBITS"), ("type-bits", "_IOC_TYPEBITS"),
 
 
 def check_layouts(tap, model, build):
-    """Each layout's numbers are what its 6.1 header defines, and every kernel
-    ARCH is in exactly the layout of the asm/ioctl.h it exports."""
-    ksrc = os.path.join(build, "linux-source-6.1")
+    """Each layout's numbers are what its header in the tree defines, and
+    every kernel ARCH is in exactly the layout of the asm/ioctl.h it exports."""
+    ksrc = TREE[0]
     owner = {}
     for lay in model["layouts"]:
         for a in lay["arches"]:
@@ -674,13 +675,14 @@ def self_test(tap, build):
 def main():
     model_path = sys.argv[1] if len(sys.argv) > 1 else "build/model.json"
     build = sys.argv[2] if len(sys.argv) > 2 else "build"
+    TREE[0] = sys.argv[3] if len(sys.argv) > 3 else os.path.join(build, "linux-source-6.1")
     tap = Tap()
     try:
         with open(model_path, encoding="utf-8") as f:
             # the version of the tree the numbers are compiled from
-            model = renderlib.view_for_tree(json.load(f), os.path.join(build, KSRC))
+            model = renderlib.view_for_tree(json.load(f), TREE[0])
     except (OSError, ValueError) as e:
-        tap.check(False, f"read {model_path} (make model) as {KSRC}'s version has it", [str(e)])
+        tap.check(False, f"read {model_path} (make model) as {TREE[0]}'s version has it", [str(e)])
         return 1
     for abi in model["abis"]:
         done = os.path.join(build, "uapi", abi["arch"], ".done")

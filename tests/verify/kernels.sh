@@ -24,8 +24,9 @@
 # The suite is plain KUnit: kunit.py (with CONFIG_KUNIT=y, lib/ioctl_verify
 # in the tree) runs it unchanged, and ktap.py reads the same KTAP.
 #
-# Needs build/verify/linux with the series applied (tests/verify/run steps
-# 1, which calls this script).  Writes build/verify/kernels/.  Prints TAP
+# Needs $VERIFY_OUT/linux with the series applied (tests/verify/run step 1,
+# which calls this script with VERIFY_OUT=build/verify/VERSION).  Writes
+# $VERIFY_OUT/kernels/.  Prints TAP
 # lines "ok - verify/ARCH: ..." without numbers: the caller numbers them.
 # Environment: VERIFY_MODEL, VERIFY_JOBS, VERIFY_LANES (layouts built at
 # once, 2), VERIFY_TIMEOUT (per guest, 300: two lanes share the cores),
@@ -34,7 +35,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
-OUT=$ROOT/build/verify
+OUT=${VERIFY_OUT:?VERIFY_OUT=build/verify/VERSION: tests/verify/run sets it}
 TREE=$OUT/linux
 KD=$OUT/kernels
 SRC=$KD/src
