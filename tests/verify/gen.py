@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Generate the verification sources from the JSON model.
 
-Usage: gen.py MODEL KCONFIG_FRAGMENT OUTDIR
+Usage: gen.py MODEL KCONFIG_FRAGMENT OUTDIR [TREE]
+
+TREE, the kernel source tree the run tests, says which commands its
+headers declare as enumerators instead of #defines (6.12's
+linux/android/binder.h): no #ifdef sees those, so their checks have none.
 
 Writes into OUTDIR:
   probe/<n>.c          one ABI probe per header (compiled with -S, see run)
@@ -32,6 +36,7 @@ import jinja2
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "tools"))
 from ioctltools.cc import Prelude, define_line, stub_dir, typedef_line  # noqa: E402
+from ioctltools.cheader import HeaderText  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The ABIs the guest (an x86_64 kernel with IA32 emulation) can run.
@@ -78,6 +83,27 @@ def ramdisk_bytes(fragment):
     die("%s: no CONFIG_BLK_DEV_RAM_SIZE" % fragment)
 
 
+def compat_bszget_logical(tree):
+    """Whether the tree's 32-bit compat BLKBSZGET returns the logical block
+    size (6.1: compat_blkdev_ioctl, "case BLKBSZGET_32: ... return
+    put_int(argp, bdev_logical_block_size(bdev))") rather than the soft
+    block size BLKBSZSET set, as the native one does (6.12).  Without a
+    tree, 6.1's."""
+    if not tree:
+        return True
+    path = os.path.join(tree, "block", "ioctl.c")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError as e:
+        die("%s: %s" % (path, e.strerror))
+    m = re.search(r"case BLKBSZGET_32:[^\n]*\n\s*return put_int\(argp, (\w+)\(", text)
+    if not m:
+        die("%s: no 'case BLKBSZGET_32: ... return put_int(argp, ...)' to tell what the "
+            "compat BLKBSZGET returns" % path)
+    return m.group(1) == "bdev_logical_block_size"
+
+
 def header_arch(h):
     """The kernel ARCH of a header exported from arch/<arch>/include/uapi
     (`arch:` in its spec, spec/headers/arch/<arch>/...), else None."""
@@ -87,15 +113,31 @@ def header_arch(h):
     return m.group(1) if m else None
 
 
-def commands(model):
+def enumerators(tree, hdr):
+    """The names the header declares as enumerators in the tree (none when
+    no tree is given or the tree lacks the header: a new one the series
+    adds is written with #defines)."""
+    if not tree:
+        return set()
+    arch = header_arch(hdr)
+    path = os.path.join(tree, "arch", arch, "include", "uapi", hdr["path"]) if arch else \
+        os.path.join(tree, "include", "uapi", hdr["path"])
+    if not os.path.exists(path):
+        return set()
+    return {d.name for d in HeaderText(path).enumerators}
+
+
+def commands(model, tree=None):
     """Every non-reserved command, with the C expression that yields its
-    number (families with every parameter 0)."""
+    number (families with every parameter 0), and whether the tree's
+    header declares it as an enumerator (enumerators())."""
     out = []
     # the kernel's own compat structs (kernel-internal types: struct
     # usbdevfs_ctrltransfer32) are defined by the userspace probes only
     kernel_types = {t["c-name"] for h in model["headers"] for t in h.get("types") or []
                     if t["kernel-internal"]}
     for hi, hdr in enumerate(model["headers"]):
+        enums = enumerators(tree, hdr) if hdr["commands"] else set()
         for c in hdr["commands"]:
             if c.get("reserved"):
                 continue
@@ -108,7 +150,7 @@ def commands(model):
                 if n is not None and n.get("number") is not None:
                     numbers[abi] = n["number"] & 0xffffffff
             out.append({"name": c["name"], "expr": expr, "header": hdr["path"],
-                        "hidx": hi, "numbers": numbers,
+                        "hidx": hi, "numbers": numbers, "enum": c["name"] in enums,
                         "libc_named": any(v.get("alias-of") for v in c.get("variants") or []),
                         "kernel_typed": bool(kernel_types & set(c.get("measure") or [])),
                         "source": c.get("source", hdr.get("spec", ""))})
@@ -145,13 +187,14 @@ def typedef_lines(h):
 
 
 def main():
-    if len(sys.argv) != 4:
-        die("usage: gen.py MODEL KCONFIG_FRAGMENT OUTDIR")
-    model_path, fragment, outdir = sys.argv[1:]
+    if len(sys.argv) not in (4, 5):
+        die("usage: gen.py MODEL KCONFIG_FRAGMENT OUTDIR [TREE]")
+    model_path, fragment, outdir = sys.argv[1:4]
+    tree = sys.argv[4] if len(sys.argv) == 5 else None
     model = load_model(model_path)
 
     env = environment()
-    cmds = commands(model)
+    cmds = commands(model, tree)
     abis = [a["name"] for a in model["abis"] if a["name"] in GUEST_ABIS]
     for a in ("x86_64", "i386"):
         if a not in abis:
@@ -167,7 +210,8 @@ def main():
                for i, h in enumerate(model["headers"])]
     ram = ramdisk_bytes(fragment)
     ctx = {"model": model_path, "headers": headers, "commands": cmds,
-           "abis": {a: GUEST_ABIS[a] for a in abis}, "kernel_abi": KERNEL_ABI, "ram_bytes": ram}
+           "abis": {a: GUEST_ABIS[a] for a in abis}, "kernel_abi": KERNEL_ABI, "ram_bytes": ram,
+           "compat_bszget_logical": compat_bszget_logical(tree)}
 
     # Empty stand-ins for the unexported headers a header includes; run
     # searches OUTDIR/stub-include last (-idirafter) in user space.

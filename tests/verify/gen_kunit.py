@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Generate the built-in KUnit check of one kernel ARCH from the JSON model.
 
-Usage: gen_kunit.py MODEL ARCH ABI OUTDIR
+Usage: gen_kunit.py MODEL ARCH ABI OUTDIR [TREE]
+
+TREE: the kernel source tree, for the commands its headers declare as
+enumerators (gen.py's enumerators()).
 
 Writes into OUTDIR (lib/ioctl_verify/ARCH of the kernels' source overlay,
 see tests/verify/kernels.sh):
@@ -77,15 +80,16 @@ def groups_of(units):
 
 
 def main():
-    if len(sys.argv) != 5:
-        die("usage: gen_kunit.py MODEL ARCH ABI OUTDIR")
-    model_path, arch, abi, outdir = sys.argv[1:]
+    if len(sys.argv) not in (5, 6):
+        die("usage: gen_kunit.py MODEL ARCH ABI OUTDIR [TREE]")
+    model_path, arch, abi, outdir = sys.argv[1:5]
+    tree = sys.argv[5] if len(sys.argv) == 6 else None
     model = load_model(model_path)
     if abi not in [a["name"] for a in model["abis"]]:
         die("%s: the model has no ABI %s" % (model_path, abi))
     env = environment()
 
-    cmds = commands(model)
+    cmds = commands(model, tree)
     other_type = kernel_context(abi)
     names = {c["name"] for c in cmds if abi in c["numbers"]}
     for name, (_why, n) in sorted(other_type.items()):

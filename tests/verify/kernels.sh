@@ -115,7 +115,7 @@ sys.exit(sys.argv[2] not in [a["name"] for a in json.load(open(sys.argv[1]))["ab
 		ok "$T # SKIP the model ($MODEL) has no ABI $ABI"
 		return
 	fi
-	if ! "$PY" tests/verify/gen_kunit.py "$MODEL" "$A" "$ABI" "$GD" >"$LOG/$A-gen.log" 2>&1; then
+	if ! "$PY" tests/verify/gen_kunit.py "$MODEL" "$A" "$ABI" "$GD" "$TREE" >"$LOG/$A-gen.log" 2>&1; then
 		sed 's/^/# /' "$LOG/$A-gen.log"
 		notok "$T: generate the KUnit suite for ABI $ABI from $MODEL"
 		return
