@@ -27,7 +27,7 @@ Q = @
 quiet = @printf '  %-7s %s\n'
 endif
 
-.PHONY: all deps check clean distclean sizes model render patches verify docs serve bench fuzz tree headers
+.PHONY: all deps check clean distclean sizes model render patches verify docs serve bench fuzz tree headers use-tree
 .DELETE_ON_ERROR:
 
 all: deps $(B)/ioctlgen $(MODEL) $(B)/render.stamp $(B)/patches.stamp docs
@@ -218,6 +218,18 @@ verify: $(MODEL) $(B)/patches.stamp
 	$(Q)rc=0; for v in $(or $(VERSION),$$(echo $(REG_VERSIONS) | tr ' ' '\n' | tac)); do \
 		VERIFY_MODEL=$(MODEL) tests/verify/run $$v || rc=1; \
 	done; exit $$rc
+
+# `make TREE=/path/to/linux`: the registry on a kernel tree of one's own (an
+# unpacked source or a git checkout, only read): import, check, patches and
+# verify of its version in build/tree/<name>/ (tools/use-tree), never
+# writing spec/ or generated-patches/.  TREE_VERIFY=0 stops before verify;
+# VERIFY_ARCHES="arm64 ..." adds cross-built layouts to its x86_64 boot.
+ifneq ($(TREE),)
+.DEFAULT_GOAL := use-tree
+endif
+use-tree: deps $(B)/ioctlgen
+	$(Q)[ -n "$(TREE)" ] || { echo "make use-tree: TREE=/path/to/linux is needed" >&2; exit 2; }
+	$(Q)$(PYTHON) tools/use-tree $(if $(filter 0,$(TREE_VERIFY)),--no-verify) "$(TREE)"
 
 # ---------------------------------------------------------------- docs (issue 5)
 # The browsable registry: the model through templates/site/ plus the pages of
