@@ -128,6 +128,60 @@ static void resolve_lifetimes(struct registry *reg)
 		}
 }
 
+/*
+ * doc-since of each magic-code row: each key a known version (reference),
+ * after the row's first version and before its removal, oldest first
+ * (range), each text other than the one it follows (type: it would change
+ * nothing; an empty text says that the comment went).  A bad override is
+ * left out, so that the model holds only good ones.
+ */
+static void check_doc_since(struct registry *reg)
+{
+	for (size_t i = 0; i < reg->n_rows; i++) {
+		struct magic_row *r = &reg->rows[i];
+		const char *before = r->doc, *before_v;
+		size_t last = r->life.first, kept = 0;
+
+		for (size_t k = 0; k < r->n_doc_since; k++) {
+			struct doc_since d = r->doc_since[k];
+			size_t v = version_index(reg, NULL, "doc-since", d.version, d.mark);
+
+			before_v = reg->n_versions ? reg->versions[last].name : "";
+			if (v == reg->n_versions)
+				continue;
+			if (v <= r->life.first) {
+				ERR(reg, d.mark, "range",
+				    "'doc-since' \"%s\": the row's text in %s, its first version, is its 'doc'",
+				    d.version, reg->versions[r->life.first].name);
+				continue;
+			}
+			if (v >= r->life.end) {
+				ERR(reg, d.mark, "range",
+				    "'doc-since' \"%s\": the row is no longer there in %s (removed: \"%s\")",
+				    d.version, d.version, reg->versions[r->life.end].name);
+				continue;
+			}
+			if (v <= last) {
+				ERR(reg, d.mark, "range",
+				    "'doc-since' lists the versions oldest first: \"%s\" comes after \"%s\"",
+				    d.version, before_v);
+				continue;
+			}
+			if (!strcmp(d.doc, before)) {
+				ERR(reg, d.mark, "type",
+				    "'doc-since' \"%s\" repeats the row's text of %s (%s%s%s): it changes nothing",
+				    d.version, before_v, *before ? "'" : "", *before ? before : "empty",
+				    *before ? "'" : "");
+				continue;
+			}
+			r->doc_since[kept++] = d;
+			before = d.doc;
+			last = v;
+		}
+		r->n_doc_since = kept;
+	}
+}
+
 void lifetime_describe(const struct registry *reg, const struct lifetime *l, struct strbuf *sb)
 {
 	const char *sep = "";
@@ -896,6 +950,7 @@ static void check(struct registry *reg, bool sized)
 	check_names(reg);
 	check_versions(reg);
 	resolve_lifetimes(reg);
+	check_doc_since(reg);
 	link_abis(reg, sized);
 	check_variants(reg);
 	check_types(reg);

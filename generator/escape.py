@@ -89,8 +89,14 @@ _RST_BLOCK_START_RE = re.compile(
     r"|(\d+|[A-Za-z#]|[ivxlcdmIVXLCDM]+)[.)](\s|$)|\((\d+|[A-Za-z#]|[ivxlcdmIVXLCDM]+)\)(\s|$)"
     r"|:"
     r"|(?P<adorn>[%s])((?P=adorn)+|\s*$)|[=\s]+$|[-\s]+$" % re.escape(string.punctuation))
-_RST_REF_END_RE = re.compile(r"(?<=[\w`\]])(_+)(?!\w)")
-_RST_STAR_RE = re.compile(r"(?<![A-Za-z0-9])\*")
+# docutils' recognition rules: a start-string ('*') follows a blank, the
+# start of the text or an opener/delimiter (' " ( [ { < - / :), and is not
+# quoted between a matching pair ('*'); an end-string ('_' of a reference)
+# is followed by a blank, the end of the text or a closer/delimiter, never
+# by a letter, digit, '_' or '*'.  So 6.12's "FS_IOC_* ioctls" and its code
+# '*' are text as they stand; any '*' that could open emphasis is escaped.
+_RST_REF_END_RE = re.compile(r"(?<=[\w`\]])(_+)(?![\w*])")
+_RST_STAR_RE = re.compile(r"(?<![A-Za-z0-9_'])\*|(?<=')\*(?!')")
 # A bare URI becomes a link: only these schemes may (6.1 has all four).
 _RST_URI_RE = re.compile(r"(?<![A-Za-z0-9.+-])([A-Za-z0-9.+-]+):(?=\S)")
 # '|' starts a substitution unless quoted as 6.1 writes the code '|'.

@@ -24,7 +24,7 @@
 #include "util.h"
 
 /* Raise it whenever the model's keys change (tests/golden checks the key list). */
-#define IOCTLGEN_MODEL_VERSION 5
+#define IOCTLGEN_MODEL_VERSION 6
 
 /* A place in a spec file; line and col are 1-based. */
 struct mark {
@@ -214,6 +214,14 @@ static inline bool lifetimes_meet(const struct lifetime *a, const struct lifetim
 
 /* ------------------------------------------------------------ magic codes */
 
+/* doc-since: the row's comment from a later known version on (6.12's
+ * ioctl-number.rst writes "BLK* ioctls" beside 0x12, 6.1's nothing). */
+struct doc_since {
+	const char *version;	/* as written: "6.12" */
+	const char *doc;	/* the Comments text from that version on */
+	struct mark mark;	/* of the version key */
+};
+
 struct magic_row {
 	unsigned int code;
 	const char *code_text;	/* as written: 0x12 or 'E' */
@@ -222,6 +230,10 @@ struct magic_row {
 	const char **headers;
 	size_t n_headers;
 	const char *doc, *contact;
+	/* doc in later versions, oldest first, each after the row's since
+	 * and before its removed (check.c); n_doc_since 0 when absent */
+	struct doc_since *doc_since;
+	size_t n_doc_since;
 	unsigned int accept;	/* bit set of warning rules */
 	size_t *overlaps;	/* indexes of rows that share code and sequence numbers */
 	size_t n_overlaps;

@@ -377,6 +377,11 @@ static void write_rows(struct json *j, const struct registry *reg)
 		kuint(j, "seq-last", r->last);
 		kstrlist(j, "headers", r->headers, r->n_headers);
 		kstr(j, "doc", r->doc);
+		/* its later versions' text: keys are checked versions (digits, dots) */
+		open_(j, "doc-since", '{');
+		for (size_t k = 0; k < r->n_doc_since; k++)
+			kstr(j, r->doc_since[k].version, r->doc_since[k].doc);
+		close_(j, '}');
 		kstr(j, "contact", r->contact);
 		accept_list(j, r->accept);
 		member(j, "overlaps");

@@ -99,6 +99,23 @@ def code_label(text, code):
     return text if text.lower() == hexa else f"{text} ({hexa})"
 
 
+
+def doc_before(row, names):
+    """The comments a row had before its newest one, oldest first, as
+    [{"versions": "6.1", "doc": text}]: empty for a row with one text."""
+    if not row.get("doc-since"):
+        return []
+    there = row.get("versions") or []
+    spans = []
+    for v in there:
+        text = renderlib.doc_in(row, v, names)
+        if spans and spans[-1]["doc"] == text:
+            spans[-1]["last"] = v
+        else:
+            spans.append({"first": v, "last": v, "doc": text})
+    return [{"versions": s["first"] if s["first"] == s["last"] else f"{s['first']} to {s['last']}",
+             "doc": s["doc"]} for s in spans[:-1]]
+
 class Site:
     def __init__(self, model):
         self.m = model
@@ -205,6 +222,10 @@ class Site:
             v["id"] = f"row-{i}"
             v["accepted_overlap"] = "overlap" in row["accept"]
             v["life"] = lifetime(self.versions, row.get("versions", []))
+            # the comment the newest version the row is in writes, and the
+            # earlier ones where a version's table wrote another (doc-since)
+            v["doc"] = renderlib.newest_doc(row, self.versions)
+            v["doc_before"] = doc_before(row, self.versions)
             get(row["code"], row["code-text"])["rows"].append(v)
         for c in self.commands:
             if c["c"]["macro"] is not None:

@@ -16,7 +16,7 @@ import jinja2
 import escape
 import rst_table
 
-MODEL_VERSION = 5
+MODEL_VERSION = 6
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATES = os.path.join(TOP, "templates")
 
@@ -70,12 +70,31 @@ def numbers_in(c, version):
     return c if other is None else dict(c, numbers=other)
 
 
+def doc_in(row, version, names):
+    """A magic-code row's comment in a known version: its `doc`, or the
+    text of the last `doc-since` version (model 6) not after it (6.12's
+    "BLK* ioctls" beside 0x12, where 6.1 writes nothing)."""
+    doc = row["doc"]
+    at = names.index(version)
+    for v, text in (row.get("doc-since") or {}).items():
+        if v in names and names.index(v) <= at:
+            doc = text
+    return doc
+
+
+def newest_doc(row, names):
+    """A row's comment in the newest known version it exists in."""
+    there = row.get("versions") or []
+    return doc_in(row, there[-1], names) if there else row["doc"]
+
+
 def version_view(model, version):
     """The model as one known kernel version has it (`versions` of model
     5): the commands and magic-code rows that exist in it, and the headers
     that keep a command there (a header whose every command is gone, as
     drm/i810_drm.h in 6.12, is not that tree's), each command with its
-    numbers in that version (numbers_in()).  The series and the rendered
+    numbers in that version (numbers_in()), each row with its comment in
+    that version as its `doc` (doc_in()).  The series and the rendered
     files for a tree are made from its view."""
     names = version_names(model)
     if version not in names:
@@ -87,7 +106,10 @@ def version_view(model, version):
         if cmds or not h["commands"]:
             headers.append(h if cmds == h["commands"] else dict(h, commands=cmds))
     drop = [i for i, r in enumerate(model["magic-codes"]) if version not in r["versions"]]
-    return dict(without_rows(model, drop), headers=headers)
+    view = without_rows(model, drop)
+    rows = [r if not r.get("doc-since") else dict(r, doc=doc_in(r, version, names))
+            for r in view["magic-codes"]]
+    return dict(view, headers=headers, **{"magic-codes": rows})
 
 
 def version_of_tree(model, tree):

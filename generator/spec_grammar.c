@@ -17,7 +17,8 @@
 #define G_LOADER G_GRAMMARS	/* checked where it is loaded */
 
 struct field {
-	const char *path;	/* key.key, key[] for each item, key{} for each mapping key */
+	const char *path;	/* key.key, key[] for each item, key{} for each mapping key,
+				 * key{:} for each mapping value */
 	enum grammar g;
 };
 
@@ -41,6 +42,7 @@ static const struct field magic_fields[] = {
 	{ "magic-codes[].contact", G_LINE }, { "magic-codes[].accept[]", G_LOADER },
 	{ "magic-codes[].include-cell[]", G_LINE }, { "magic-codes[].seq-cell[]", G_LINE },
 	{ "magic-codes[].since", G_LOADER }, { "magic-codes[].removed", G_LOADER },
+	{ "magic-codes[].doc-since{}", G_LOADER }, { "magic-codes[].doc-since{:}", G_DOC },
 	{ NULL, 0 } };
 
 static const struct field version_fields[] = {
@@ -204,6 +206,11 @@ static void visit(struct loader *L, const struct field *f, enum defer d, const c
 	if (!strncmp(rest, "{}", 2)) {
 		for (size_t i = 0; v->kind == Y_MAP && i < ymap_len(v); i++)
 			check_text(L, f, d, ymap_key(v, i));
+		return;
+	}
+	if (!strncmp(rest, "{:}", 3)) {
+		for (size_t i = 0; v->kind == Y_MAP && i < ymap_len(v); i++)
+			check_text(L, f, d, ymap_value(v, i));
 		return;
 	}
 	if (!strncmp(rest, "[]", 2)) {

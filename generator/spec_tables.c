@@ -45,13 +45,12 @@ static bool version_text_ok(const char *s)
  * 6.10 are one float to YAML (and to the JSON Schema check), and 6 is an
  * integer: refuse both with the reason, at the value.
  */
-static const char *get_version(struct loader *L, const struct ynode *map, const char *key,
-			       struct mark *where)
+static const char *node_version(struct loader *L, const struct ynode *n, const char *key,
+				struct mark *where)
 {
-	const struct ynode *n = ymap_get(map, key);
 	enum scalar_kind sk;
 
-	if (!n || !want_kind(L, n, key, Y_SCALAR))
+	if (!want_kind(L, n, key, Y_SCALAR))
 		return NULL;
 	sk = scalar_kind(n);
 	if (sk == SK_FLOAT || sk == SK_INT) {
@@ -67,6 +66,14 @@ static const char *get_version(struct loader *L, const struct ynode *map, const 
 	}
 	*where = n->mark;
 	return n->str;
+}
+
+static const char *get_version(struct loader *L, const struct ynode *map, const char *key,
+			       struct mark *where)
+{
+	const struct ynode *n = ymap_get(map, key);
+
+	return n ? node_version(L, n, key, where) : NULL;
 }
 
 /* since: and removed:, as written; which versions they are is a registry
@@ -256,6 +263,45 @@ static bool parse_seq(const char *s, unsigned int *first, unsigned int *last)
 }
 
 
+/*
+ * doc-since: {"6.12": TEXT, ...}, the row's comment from each of those
+ * versions on.  Each key a version in quotes (node_version()), each value
+ * a string; at least one.  Which versions they are, their order and
+ * whether each changes the text are registry rules (check.c).
+ */
+static void get_doc_since(struct loader *L, const struct ynode *m, struct magic_row *r)
+{
+	const struct ynode *map = ymap_get(m, "doc-since");
+
+	r->doc_since = NULL;
+	r->n_doc_since = 0;
+	if (!map || !want_kind(L, map, "doc-since", Y_MAP))
+		return;
+	if (!ymap_len(map)) {
+		ERR(L, map->mark, "type",
+		    "'doc-since' maps each later version whose comment differs to its text: at least one");
+		return;
+	}
+	r->doc_since = arena_alloc(L->a, ymap_len(map) * sizeof(*r->doc_since));
+	for (size_t i = 0; i < ymap_len(map); i++) {
+		const struct ynode *k = ymap_key(map, i), *v = ymap_value(map, i);
+		struct doc_since *d = &r->doc_since[r->n_doc_since];
+		enum scalar_kind sk;
+
+		if (!(d->version = node_version(L, k, "doc-since", &d->mark)))
+			continue;
+		if (!want_kind(L, v, d->version, Y_SCALAR))
+			continue;
+		if ((sk = scalar_kind(v)) != SK_STR) {
+			ERR(L, v->mark, "type", "'doc-since' \"%s\" must be a string, not %s ('%s'); quote it",
+			    d->version, kind_names[sk], v->str);
+			continue;
+		}
+		d->doc = v->str;
+		r->n_doc_since++;
+	}
+}
+
 /* A cell of ioctl-number.rst as lines: absent (NULL) or at least one line. */
 static const char **get_cell(struct loader *L, const struct ynode *m, const char *key, size_t *n)
 {
@@ -273,7 +319,8 @@ void load_magic(struct loader *L, const struct ynode *root)
 	static const struct keyspec ks[] = {
 		{ "code", true }, { "seq", true }, { "headers", true }, { "doc", true },
 		{ "contact", false }, { "accept", false }, { "include-cell", false },
-		{ "seq-cell", false }, { "since", false }, { "removed", false }, { 0 } };
+		{ "seq-cell", false }, { "since", false }, { "removed", false },
+		{ "doc-since", false }, { 0 } };
 	struct registry *reg = L->reg;
 	const struct ynode *list;
 
@@ -293,6 +340,7 @@ void load_magic(struct loader *L, const struct ynode *root)
 		r->headers = get_strlist(L, m, "headers", &r->n_headers, NULL);
 		r->doc = get_str(L, m, "doc", NULL);
 		r->contact = ymap_get(m, "contact") ? get_str(L, m, "contact", NULL) : NULL;
+		get_doc_since(L, m, r);
 		r->accept = get_accept(L, m, ACCEPT_OVERLAP);
 		r->include_cell = get_cell(L, m, "include-cell", &r->n_include_cell);
 		r->seq_cell = get_cell(L, m, "seq-cell", &r->n_seq_cell);

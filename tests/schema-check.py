@@ -168,6 +168,11 @@ def main():
     rejects("header", lambda d: cmd0(d).update({"removed": "6.x"}), "removed that is no version")
     rejects("magic", lambda d: d["magic-codes"][0].update({"since": 6.1}),
             "an unquoted version in a row's since")
+    rejects("magic", lambda d: d["magic-codes"][0].update({"doc-since": {6.12: "x"}}),
+            "an unquoted version in a row's doc-since")
+    rejects("magic", lambda d: d["magic-codes"][0].update({"doc-since": {}}), "an empty doc-since")
+    rejects("magic", lambda d: d["magic-codes"][0].update({"doc-since": {"6.12": 12}}),
+            "a doc-since text that is no string")
     rejects("versions", lambda d: d["versions"][0].update({"name": 6.1}), "an unquoted version name")
     rejects("versions", lambda d: d["versions"][0].pop("doc"), "a version without doc")
     plain = {"name": "X_PLAIN", "number": 0x5401, "passes": "struct termios", "doc": "A plain number."}

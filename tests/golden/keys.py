@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Print the key paths of a JSON model, one a line, sorted: `.headers[].commands[].name`.
 The keys of `numbers` are ABI names and print as `*`; so do those of
-`numbers-by-version` (version names) and of each of its entries (ABI names).
+`numbers-by-version` (version names) and of each of its entries (ABI names),
+and those of a magic-code row's `doc-since` (version names).
 
 usage: keys.py MODEL.json
        keys.py --doc CONTRACTS.md    the example under "## The JSON model"
@@ -16,7 +17,7 @@ def paths(v, at, out):
     if isinstance(v, dict):
         for k, sub in v.items():
             wild = at.endswith(".numbers") or at.endswith(".numbers-by-version") or \
-                at.endswith(".numbers-by-version.*")
+                at.endswith(".numbers-by-version.*") or at.endswith(".doc-since")
             key = f"{at}.{'*' if wild else k}"
             out.add(key)
             paths(sub, key, out)

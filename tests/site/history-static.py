@@ -248,6 +248,12 @@ def inert(site, model, hand):
         bad("new-in-6.12.html does not show H_NEW's doc as text")
     if "&lt;b&gt;bold&lt;/b&gt; &amp; *emphasis*" not in page:
         bad("new-in-6.12.html does not show the row's note as text")
+    # doc-since: the newest text, then the earlier one, both as text
+    want = ("<td>6.13 writes &lt;i&gt;this&lt;/i&gt; &amp; *that*<br>"
+            "<small class=\"ioc-history\">in 6.1 to 6.12: In every version.</small></td>")
+    for rel in ("registry.html", "magic/0x48.html"):
+        if want not in read(site, rel):
+            bad(f"{rel} does not show the row's 6.13 text and its earlier one as text")
 
 
 def versionless(site, model, hand):

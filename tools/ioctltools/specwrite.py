@@ -329,12 +329,13 @@ class MagicRow:
     seq_cell: list | None = None	# the Seq# cell as 6.1 lays it out
     since: str | None = None	# the first known kernel version whose table has it
     removed: str | None = None	# the first known version whose table no longer has it
+    doc_since: dict = field(default_factory=dict)	# {version: doc from it on}, oldest first
 
     @classmethod
     def from_registry(cls, r):
         return cls(r["code-text"], r["seq"], list(r["headers"]), r["doc"], r["contact"],
                    list(r["accept"]), r["include-cell"], r["seq-cell"], r.get("since"),
-                   r.get("removed"))
+                   r.get("removed"), dict(r.get("doc-since") or {}))
 
     def key(self):
         return (c_int(self.code), self.seq.upper(), tuple(self.headers))
@@ -361,6 +362,9 @@ class MagicRow:
             out.append("    doc: |-\n" + "".join(f"      {x}\n" for x in lines))
         else:
             out.append(f"    doc: {scalar(self.doc) if self.doc else chr(34) * 2}\n")
+        if self.doc_since:
+            out.append("    doc-since:\n" + "".join(
+                f'      "{v}": {scalar(t) if t else chr(34) * 2}\n' for v, t in self.doc_since.items()))
         if self.contact is not None:
             out.append(f"    contact: {scalar(self.contact)}\n")
         if self.accept:
