@@ -347,6 +347,18 @@ def planted_import(full, tree, version, rst_text, magic_text):
         return
     r = rows[0]
     lines = rst_text.split("\n")
+    def import_changed(lines):
+        """The importer run on the table lines; the magic.yaml lines it changes."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, RST)
+            os.makedirs(os.path.dirname(path))
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("\n".join(lines))
+            p = run([IMPORTER, "--quiet", "-o", "-", "--version", version, d])
+        return p, [l for l in difflib.unified_diff(magic_text.split("\n"), p.stdout.split("\n"),
+                                                   lineterm="", n=0)
+                   if l[:1] in "+-" and not l.startswith(("+++", "---"))]
+
     trows, _, _ = table_rows(lines)
     view_rows = renderlib.view_for_tree(full, tree)["magic-codes"]
     at = next(k for k, v in enumerate(view_rows) if v["source"] == r["source"])
@@ -356,15 +368,7 @@ def planted_import(full, tree, version, rst_text, magic_text):
     comment = old_line[COMMENTS:]
     keep = MARKER + " " if comment.startswith(MARKER) else ""
     lines[first] = old_line[:COMMENTS].ljust(COMMENTS) + keep + new
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, RST)
-        os.makedirs(os.path.dirname(path))
-        with open(path, "w", encoding="utf-8") as f:
-            f.write("\n".join(lines))
-        p = run([IMPORTER, "--quiet", "-o", "-", "--version", version, d])
-    changed = [l for l in difflib.unified_diff(magic_text.split("\n"), p.stdout.split("\n"),
-                                               lineterm="", n=0)
-               if l[:1] in "+-" and not l.startswith(("+++", "---"))]
+    p, changed = import_changed(lines)
     if version == names[0]:
         want = [f"+    doc: {new}"]
         ok = p.returncode == 0 and f"    doc: {new}" in p.stdout.split("\n") and \
@@ -380,15 +384,7 @@ def planted_import(full, tree, version, rst_text, magic_text):
     # the table goes back to the text before: the override goes
     before = renderlib.doc_in(r, names[names.index(version) - 1], names)
     lines[first] = (old_line[:COMMENTS].ljust(COMMENTS) + keep + before).rstrip()
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, RST)
-        os.makedirs(os.path.dirname(path))
-        with open(path, "w", encoding="utf-8") as f:
-            f.write("\n".join(lines))
-        p = run([IMPORTER, "--quiet", "-o", "-", "--version", version, d])
-    changed = [l for l in difflib.unified_diff(magic_text.split("\n"), p.stdout.split("\n"),
-                                               lineterm="", n=0)
-               if l[:1] in "+-" and not l.startswith(("+++", "---"))]
+    p, changed = import_changed(lines)
     tap.check(p.returncode == 0 and changed == ["-    doc-since:", f'-      "{version}": {r["doc-since"][version]}'],
               f"a {version} table that writes {r['code-text']} {r['seq']}'s text of the version "
               f"before drops the override", changed[:10] or p.stderr[-500:])
