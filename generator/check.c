@@ -383,10 +383,50 @@ static const char *alias_root(struct registry *reg, const struct command **v, si
 	return broken ? NULL : at;
 }
 
+/* A command's numbers in known version v, or its one set (v SIZE_MAX). */
+static const struct abi_number *numbers_in(const struct command *c, size_t v)
+{
+	return v == SIZE_MAX ? c->numbers : c->by_version[v];
+}
+
+/*
+ * Does alias c carry another number than its target t on some ABI where
+ * both have one?  In every known version both exist in, oldest first (a
+ * target whose struct grew in 6.12 and an alias removed in 6.12 agree in
+ * 6.1); with fewer than two known versions, in their one set of numbers.
+ * The first difference found: its version (SIZE_MAX: the one set) and ABI.
+ */
+static bool alias_numbers_differ(const struct registry *reg, const struct command *c,
+				 const struct command *t, size_t *version, size_t *abi)
+{
+	bool versioned = c->by_version && t->by_version;
+	size_t first = versioned ? (c->life.first > t->life.first ? c->life.first : t->life.first) : 0;
+	size_t end = versioned ? (c->life.end < t->life.end ? c->life.end : t->life.end) : 1;
+
+	if (!c->numbers || !t->numbers)
+		return false;
+	for (size_t v = first; v < end; v++) {
+		const struct abi_number *a = numbers_in(c, versioned ? v : SIZE_MAX);
+		const struct abi_number *b = numbers_in(t, versioned ? v : SIZE_MAX);
+
+		for (size_t k = 0; k < reg->n_abis; k++) {
+			if (!a[k].present || !b[k].present)
+				continue;
+			if (a[k].number != b[k].number || a[k].variable_size != b[k].variable_size) {
+				*version = versioned ? v : SIZE_MAX;
+				*abi = k;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /*
  * alias-of: the target must be a command of the registry, the chain of
- * alias-of must end (no cycle), and on every ABI where both exist the
- * alias must carry the target's numbers (sized only; a command spelled as
+ * alias-of must end (no cycle), and on every ABI where both exist, in
+ * every known version both exist in, the alias must carry the target's
+ * numbers (sized only; a command spelled as
  * the name carries them by construction).  alias_root is the end of the
  * chain, the name that stands for the command in collisions.
  */
@@ -417,6 +457,7 @@ static void check_aliases(struct registry *reg, const struct command **v, size_t
 			find_named(v, n, c->alias_of, &first);
 			for (size_t x = first; x < n && !strcmp(v[x]->name, c->alias_of); x++) {
 				const struct command *t = v[x];
+				size_t ver, abi;
 
 				if (t->nr_count != c->nr_count) {
 					CMD_ERR(reg, c, c->alias_mark, "alias",
@@ -425,19 +466,13 @@ static void check_aliases(struct registry *reg, const struct command **v, size_t
 					    t->mark.line, t->mark.col);
 					break;
 				}
-				for (size_t k = 0; c->numbers && t->numbers && k < reg->n_abis; k++) {
-					const struct abi_number *a = &c->numbers[k], *b = &t->numbers[k];
-
-					if (!a->present || !b->present)
-						continue;
-					if (a->number != b->number || a->variable_size != b->variable_size) {
-						CMD_ERR(reg, c, c->alias_mark, "alias",
-						    "%s is an alias of %s, but their numbers differ on %s: 0x%08x here, 0x%08x at %s:%u:%u",
-						    c->name, t->name, reg->abis[k].name, a->number, b->number,
-						    t->mark.file, t->mark.line, t->mark.col);
-						break;
-					}
-				}
+				if (alias_numbers_differ(reg, c, t, &ver, &abi))
+					CMD_ERR(reg, c, c->alias_mark, "alias",
+					    "%s is an alias of %s, but their numbers differ on %s%s%s: 0x%08x here, 0x%08x at %s:%u:%u",
+					    c->name, t->name, reg->abis[abi].name,
+					    ver == SIZE_MAX ? "" : " in ", ver == SIZE_MAX ? "" : reg->versions[ver].name,
+					    numbers_in(c, ver)[abi].number, numbers_in(t, ver)[abi].number,
+					    t->mark.file, t->mark.line, t->mark.col);
 			}
 		}
 	}
