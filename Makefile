@@ -27,7 +27,7 @@ Q = @
 quiet = @printf '  %-7s %s\n'
 endif
 
-.PHONY: all deps check clean distclean sizes model render patches verify docs serve bench fuzz tree headers use-tree
+.PHONY: all deps check clean distclean sizes model render patches verify docs serve bench fuzz tree headers use-tree uapi
 .DELETE_ON_ERROR:
 
 all: deps $(B)/ioctlgen $(MODEL) $(B)/render.stamp $(B)/patches.stamp docs
@@ -316,8 +316,19 @@ sanitizers: $(B)/asan/ioctlgen $(UNIT_PROGS:$(B)/%=$(B)/asan/%)
 -include $(ASAN_LIB_OBJ:.o=.d) $(ASAN_CLI_OBJ:.o=.d)
 
 # ---------------------------------------------------------------- check
+# The suites run two at a time (tests/run) and only read the trees and their
+# exported UAPI: both are made first, two exports at once.
 check: deps $(B)/ioctlgen $(MODEL) $(UNIT_PROGS)
+	$(Q)$(MAKE) -s -j2 uapi
 	$(Q)tests/run
+
+# Every known tree, extracted, and its UAPI exported for every ARCH of the
+# ABIs ($(B)/uapi for KVER's tree, $(B)/uapi-<version> for another's).
+uapi: $(B)/ioctlgen
+	$(Q)$(MAKE) -s tree $$(for v in $(REG_VERSIONS); do \
+		d=$(B)/uapi; [ "$$v" = "$(KVER)" ] || d=$(B)/uapi-$$v; \
+		PYTHONPATH=tools $(PYTHON) -m ioctltools.registry arches $(SPEC) | sed "s|.*|$$d/&/.done|"; \
+	done)
 
 # Everything the build made: all of $(B) but the kernel tree unpacked from
 # Debian's tarball (an input, never modified; distclean removes it too), and

@@ -38,12 +38,12 @@ for v in ${versions:--}; do
 		vopt="--version $v"
 		[ "$v" = "$first" ] || { uapi=$build/uapi-$v stored=$spec/sizes/$v; }
 	fi
-	for arch in $arches; do
-		if ! make -s "$uapi/$arch/.done" >"$tmp/log" 2>&1; then
-			diag <"$tmp/log"
-			bail "make $uapi/$arch/.done"
-		fi
-	done
+	# Two exports at once: one headers_install leaves a core idle.
+	# shellcheck disable=SC2046 # one target per ARCH
+	if ! make -s -j"${JOBS:-2}" $(printf "$uapi/%s/.done " $arches) >"$tmp/log" 2>&1; then
+		diag <"$tmp/log"
+		bail "make $uapi/<each ARCH>/.done"
+	fi
 	mkdir -p "$tmp/fresh-$v"
 	if ! tools/measure-sizes $vopt --uapi "$uapi" -o "$tmp/fresh-$v" "$spec" "$build" >"$tmp/log" 2>&1; then
 		diag <"$tmp/log"
