@@ -152,9 +152,10 @@ ABI_HEADERS = $(MAKE) -s $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.registry ar
 # exported UAPI ($(B)/uapi for KVER's tree, $(B)/uapi-<version> for another's),
 # made for every ARCH first.
 REG_VERSIONS = $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.registry versions $(SPEC))
-VERSION_UAPI = d=$(B)/uapi; [ "$$v" = "$(KVER)" ] || d=$(B)/uapi-$$v; \
-	$(MAKE) -s $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.registry arches $(SPEC) | \
-		sed "s|.*|$$d/&/.done|") || exit 1
+# VERSION_DIR sets d; VERSION_DONE prints its targets, one per ARCH.
+VERSION_DIR = d=$(B)/uapi; [ "$$v" = "$(KVER)" ] || d=$(B)/uapi-$$v
+VERSION_DONE = PYTHONPATH=tools $(PYTHON) -m ioctltools.registry arches $(SPEC) | sed "s|.*|$$d/&/.done|"
+VERSION_UAPI = $(VERSION_DIR); $(MAKE) -s $$($(VERSION_DONE)) || exit 1
 # Only new or changed probes are compiled (a cache keyed by content in
 # $(B)/sizes/cache; tools/ioctltools/probecache.py).  NEW_HEADERS=DIR: the
 # rendered `new: true` headers as DIR/<path>, instead of measure-sizes' own text.
@@ -325,10 +326,7 @@ check: deps $(B)/ioctlgen $(MODEL) $(UNIT_PROGS)
 # Every known tree, extracted, and its UAPI exported for every ARCH of the
 # ABIs ($(B)/uapi for KVER's tree, $(B)/uapi-<version> for another's).
 uapi: $(B)/ioctlgen
-	$(Q)$(MAKE) -s tree $$(for v in $(REG_VERSIONS); do \
-		d=$(B)/uapi; [ "$$v" = "$(KVER)" ] || d=$(B)/uapi-$$v; \
-		PYTHONPATH=tools $(PYTHON) -m ioctltools.registry arches $(SPEC) | sed "s|.*|$$d/&/.done|"; \
-	done)
+	$(Q)$(MAKE) -s tree $$(for v in $(REG_VERSIONS); do $(VERSION_DIR); $(VERSION_DONE); done)
 
 # Everything the build made: all of $(B) but the kernel tree unpacked from
 # Debian's tarball (an input, never modified; distclean removes it too), and
