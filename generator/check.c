@@ -406,14 +406,14 @@ static bool alias_numbers_differ(const struct registry *reg, const struct comman
 	if (!c->numbers || !t->numbers)
 		return false;
 	for (size_t v = first; v < end; v++) {
-		const struct abi_number *a = numbers_in(c, versioned ? v : SIZE_MAX);
-		const struct abi_number *b = numbers_in(t, versioned ? v : SIZE_MAX);
+		size_t at = versioned ? v : SIZE_MAX;
+		const struct abi_number *a = numbers_in(c, at), *b = numbers_in(t, at);
 
 		for (size_t k = 0; k < reg->n_abis; k++) {
 			if (!a[k].present || !b[k].present)
 				continue;
 			if (a[k].number != b[k].number || a[k].variable_size != b[k].variable_size) {
-				*version = versioned ? v : SIZE_MAX;
+				*version = at;
 				*abi = k;
 				return true;
 			}
