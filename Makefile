@@ -121,23 +121,32 @@ $(B)/linux-source-%/.extracted: /usr/src/linux-source-%.tar.xz
 tree: $(KVERS:%=$(B)/linux-source-%/.extracted)
 
 # UAPI headers as `make headers_install` exports them, per kernel ARCH.
+# HDRINST TREE,OBJDIR,ARCH,DEST: every ARCH of a tree shares one Kbuild
+# object directory, one ARCH at a time (flock): its usr/include keeps the
+# include/uapi headers already exported, so the next ARCH's headers_install
+# runs scripts/headers_install.sh on its own asm/ headers only (9 CPU-s ->
+# 1).  Kbuild's if_changed redoes a file whose source path changed and
+# removes what this ARCH does not export: each export is what a
+# headers_install of its own gives (verify step 2 checks x86's, made last).
+# The directory starts anew when the tree was extracted again.
+define HDRINST
+	$(quiet) HDRINST $(4)
+	$(Q)rm -rf $(4)
+	$(Q)flock $(2).lock sh -c '[ $(2)/.tree -nt $(1)/.extracted ] || \
+		{ rm -rf $(2) && mkdir -p $(2) && touch $(2)/.tree; } && \
+		MAKEFLAGS= $(MAKE) -s -C $(1) O=$(CURDIR)/$(2) ARCH=$(3) INSTALL_HDR_PATH=$(CURDIR)/$(4) \
+		headers_install >/dev/null'
+	$(Q)touch $(4)/.done
+endef
 $(B)/uapi/%/.done: $(KSRC)/.extracted
-	$(quiet) HDRINST $(B)/uapi/$*
-	$(Q)rm -rf $(B)/uapi/$* $(B)/kobj-hdr-$*
-	$(Q)$(MAKE) -s -C $(KSRC) O=$(CURDIR)/$(B)/kobj-hdr-$* ARCH=$* \
-		INSTALL_HDR_PATH=$(CURDIR)/$(B)/uapi/$* headers_install >/dev/null
-	$(Q)touch $@
+	$(call HDRINST,$(KSRC),$(B)/kobj-hdr,$*,$(B)/uapi/$*)
 
 headers: $(B)/uapi/x86/.done
 
 # The other trees' exported UAPI: $(B)/uapi-<version>/<arch>.
 define uapi_of_version
 $(B)/uapi-$(1)/%/.done: $(B)/linux-source-$(1)/.extracted
-	$$(quiet) HDRINST $(B)/uapi-$(1)/$$*
-	$$(Q)rm -rf $(B)/uapi-$(1)/$$* $(B)/kobj-hdr-$(1)-$$*
-	$$(Q)$$(MAKE) -s -C $(B)/linux-source-$(1) O=$(CURDIR)/$(B)/kobj-hdr-$(1)-$$* ARCH=$$* \
-		INSTALL_HDR_PATH=$(CURDIR)/$(B)/uapi-$(1)/$$* headers_install >/dev/null
-	$$(Q)touch $$@
+	$$(call HDRINST,$(B)/linux-source-$(1),$(B)/kobj-hdr-$(1),$$*,$(B)/uapi-$(1)/$$*)
 endef
 $(foreach v,$(filter-out $(KVER),$(KVERS)),$(eval $(call uapi_of_version,$(v))))
 
@@ -324,9 +333,12 @@ check: deps $(B)/ioctlgen $(MODEL) $(UNIT_PROGS)
 	$(Q)tests/run
 
 # Every known tree, extracted, and its UAPI exported for every ARCH of the
-# ABIs ($(B)/uapi for KVER's tree, $(B)/uapi-<version> for another's).
+# ABIs ($(B)/uapi for KVER's tree, $(B)/uapi-<version> for another's).  A
+# tree's ARCHes go one at a time (HDRINST), so the list alternates between
+# trees, which -j2 exports side by side; x86 last, after the others.
 uapi: $(B)/ioctlgen
-	$(Q)$(MAKE) -s tree $$(for v in $(REG_VERSIONS); do $(VERSION_DIR); $(VERSION_DONE); done)
+	$(Q)$(MAKE) -s tree $$(for v in $(REG_VERSIONS); do $(VERSION_DIR); $(VERSION_DONE) | \
+		awk '{ print (/\/x86\/\.done$$/ ? 1000 : NR), $$0 }'; done | sort -s -n -k1,1 | cut -d' ' -f2)
 
 # Everything the build made: all of $(B) but the kernel tree unpacked from
 # Debian's tarball (an input, never modified; distclean removes it too), and
