@@ -128,15 +128,14 @@ tree: $(KVERS:%=$(B)/linux-source-%/.extracted)
 # 1).  Kbuild's if_changed redoes a file whose source path changed and
 # removes what this ARCH does not export: each export is what a
 # headers_install of its own gives (verify step 2 checks x86's, made last).
-# The directory starts anew when the tree was extracted again.
+# The directory starts anew when the tree was extracted again.  Under the
+# lock, an export another make finished meanwhile is not made again.
 define HDRINST
 	$(quiet) HDRINST $(4)
-	$(Q)rm -rf $(4)
-	$(Q)flock $(2).lock sh -c '[ $(2)/.tree -nt $(1)/.extracted ] || \
-		{ rm -rf $(2) && mkdir -p $(2) && touch $(2)/.tree; } && \
+	$(Q)flock $(2).lock sh -c '[ $(4)/.done -nt $(1)/.extracted ] && exit; rm -rf $(4) && \
+		{ [ $(2)/.tree -nt $(1)/.extracted ] || { rm -rf $(2) && mkdir -p $(2) && touch $(2)/.tree; }; } && \
 		MAKEFLAGS= $(MAKE) -s -C $(1) O=$(CURDIR)/$(2) ARCH=$(3) INSTALL_HDR_PATH=$(CURDIR)/$(4) \
-		headers_install >/dev/null'
-	$(Q)touch $(4)/.done
+		headers_install >/dev/null && touch $(4)/.done'
 endef
 $(B)/uapi/%/.done: $(KSRC)/.extracted
 	$(call HDRINST,$(KSRC),$(B)/kobj-hdr,$*,$(B)/uapi/$*)
@@ -327,9 +326,12 @@ sanitizers: $(B)/asan/ioctlgen $(UNIT_PROGS:$(B)/%=$(B)/asan/%)
 
 # ---------------------------------------------------------------- check
 # The suites run two at a time (tests/run) and only read the trees and their
-# exported UAPI: both are made first, two exports at once.
-check: deps $(B)/ioctlgen $(MODEL) $(UNIT_PROGS)
-	$(Q)$(MAKE) -s -j2 uapi
+# exported UAPI: both are made first, two jobs at once once the packages
+# are there (the trees unpack while ioctlgen compiles; the model is made
+# while the headers are exported).
+check: deps
+	$(Q)$(MAKE) -s -j2 $(B)/ioctlgen $(UNIT_PROGS) tree
+	$(Q)$(MAKE) -s -j2 $(MODEL) uapi
 	$(Q)tests/run
 
 # Every known tree, extracted, and its UAPI exported for every ARCH of the
