@@ -63,7 +63,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generator"))
 import renderlib  # noqa: E402
 from ioctltools import Error  # noqa: E402
-from ioctltools.cc import MARKER, Prelude, prologue, stub_dir, stub_flags, userspace_include  # noqa: E402
+from ioctltools.cc import MARKER, Prelude, prologue, stub_dir, stub_flags, userspace_include, \
+    value_marker  # noqa: E402
 from ioctltools.cheader import HeaderText  # noqa: E402
 
 TREE = ["build/linux-source-6.1"]	# the kernel source tree (main(): its third argument)
@@ -200,9 +201,7 @@ def members(c, layout, n):
 
 
 def emit(tag, i, expr=None):
-    if expr is None:
-        return f'\tasm volatile(".ascii \\"->{tag} {i}\\"");'
-    return f'\tasm volatile(".ascii \\"->{tag} {i} %0\\"" :: "i"({expr}));'
+    return "\t" + value_marker(tag, i, expr)
 
 
 class Probe:

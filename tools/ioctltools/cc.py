@@ -180,8 +180,11 @@ def include_flags(dirs):
     return [f for d in dirs for f in ("-I", d)]
 
 
-def value_marker(tag, i, expr):
-    """A statement whose assembly carries "->TAG i <value of expr>"."""
+def value_marker(tag, i, expr=None):
+    """A statement whose assembly carries "->TAG i <value of expr>", or
+    "->TAG i" without expr: that the line was compiled (an #ifdef taken)."""
+    if expr is None:
+        return f'asm volatile(".ascii \\"->{tag} {i}\\"");'
     return f'asm volatile(".ascii \\"->{tag} {i} %0\\"" :: "i"({expr}));'
 
 
