@@ -63,8 +63,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generator"))
 import renderlib  # noqa: E402
 from ioctltools import Error  # noqa: E402
-from ioctltools.cc import MARKER, Prelude, prologue, stub_dir, stub_flags, userspace_include, \
-    value_marker  # noqa: E402
+from ioctltools.cc import MARKER, Prelude, prologue, read_markers, stub_dir, stub_flags, \
+    userspace_include, value_marker  # noqa: E402
 from ioctltools.cheader import HeaderText  # noqa: E402
 
 TREE = ["build/linux-source-6.1"]	# the kernel source tree (main(): its third argument)
@@ -268,7 +268,7 @@ def value_of(abi, header, c, build, macros, work):
         msgs = [l for l in err.splitlines() if "error" in l]
         return None, (msgs[0] if msgs else err.strip())
     with open(src[:-2] + ".s", encoding="utf-8") as f:
-        found = {int(i): int(v) & 0xffffffff for t, i, v in MARKER.findall(f.read()) if t == "N"}
+        found = {i: v & 0xffffffff for i, v in read_markers(f.read(), "N").items()}
     if 0 in found and found.get(1) == found[0]:
         return found[0], "defined without the ioctl macros"
     return found.get(0), None
@@ -581,8 +581,7 @@ def check_layouts(tap, model, build):
         lines = [f'#include "{os.path.abspath(path)}"', "void f(void);", "void f(void)", "{"]
         macros = LAYOUT_MACROS + (("xsize-mask", "_IOC_XSIZEMASK"),)
         for i, (_, mac) in enumerate(macros):
-            lines += [f"#ifdef {mac}",
-                      f'\tasm volatile(".ascii \\"->L {i} %0\\"" :: "i"({mac}));', "#endif"]
+            lines += [f"#ifdef {mac}", emit("L", i, mac), "#endif"]
         lines.append("}")
         with tempfile.TemporaryDirectory() as tmp:
             src, asm = os.path.join(tmp, "l.c"), os.path.join(tmp, "l.s")
@@ -594,7 +593,7 @@ def check_layouts(tap, model, build):
                 tap.check(False, f"layout {lay['name']}: compile {path}", err.splitlines()[:10])
                 continue
             with open(asm, encoding="utf-8") as f:
-                got = {int(i): int(v) for t, i, v in MARKER.findall(f.read()) if t == "L"}
+                got = read_markers(f.read(), "L")
         with open(path, encoding="utf-8") as f:
             includes_generic = "#include <asm-generic/ioctl.h>" in f.read() or \
                 lay["headers"][0] == "include/uapi/asm-generic/ioctl.h"
@@ -656,7 +655,7 @@ def check_decode(tap, model, build, ioctlgen):
         src = pre + f"#include <{inc}>\nvoid f(void);\nvoid f(void)\n{{\n" + \
             emit("N", 0, f"(unsigned int)({name})") + "\n}\n"
         rc, out, err = run(compiler(abi, build) + ["-S", "-o", "-", "-x", "c", "-"], src)
-        found = [int(v) & 0xffffffff for t, _, v in MARKER.findall(out) if t == "N"]
+        found = [v & 0xffffffff for v in read_markers(out, "N").values()]
         if rc != 0 or len(found) != 1:
             tap.check(False, f"decode {name} on {abi_name}: the compiler gives its number",
                       err.splitlines()[:5])
