@@ -298,6 +298,11 @@ def broken_commands(stderr):
     return out
 
 
+def markers(asm):
+    """{(tag, i): value, or None for a marker without one} in assembly text."""
+    return {(t, int(i)): int(v) & 0xffffffff if v else None for t, i, v in MARKER.findall(asm)}
+
+
 def run_chunk(abi, probes, build, work):
     """Compile the probes of one ABI in one compiler run; return
     [(probe, {marker: value}, problems)]."""
@@ -332,8 +337,7 @@ def run_chunk(abi, probes, build, work):
         found = {}
         if os.path.exists(asm):
             with open(asm, encoding="utf-8") as f:
-                for t, i, v in MARKER.findall(f.read()):
-                    found[(t, int(i))] = int(v) & 0xffffffff if v else None
+                found = markers(f.read())
         out.append((p, found, problems))
     return out
 
@@ -370,20 +374,16 @@ def run_group(abi, probes, build, work):
     if rc != 0:
         return run_chunk(abi, probes, build, work)
     with open(asm, encoding="utf-8") as f:
-        markers = MARKER.findall(f.read())
+        text = f.read()
     # Each function's markers follow its first, in whatever order the
     # compiler emits the functions.
+    parts = re.split(r'->([BS]) (\d+)', text)
     found, early = {}, set()
-    fn = None
-    for t, i, v in markers:
-        if t in ("B", "S"):
-            fn = (t, int(i))
-            if t == "S":
-                found[int(i)] = {}
-        elif fn is not None and fn[0] == "B":
-            early.add(fn[1])
-        elif fn is not None:
-            found[fn[1]][(t, int(i))] = int(v) & 0xffffffff if v else None
+    for t, n, asm_part in zip(parts[1::3], parts[2::3], parts[3::3]):
+        if t == "S":
+            found[int(n)] = markers(asm_part)
+        elif markers(asm_part):
+            early.add(int(n))
     alone = [p for n, p in enumerate(probes) if n in early or n not in found]
     out = [(p, found[n], []) for n, p in enumerate(probes) if n not in early and n in found]
     for p, _, _ in out:
