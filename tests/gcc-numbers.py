@@ -54,6 +54,7 @@ usage: tests/gcc-numbers.py [MODEL [BUILD_DIR [TREE]]]
 
 import concurrent.futures
 import contextlib
+import copy
 import io
 import json
 import os
@@ -749,6 +750,28 @@ def check_decode(tap, model, build, ioctlgen):
                   (out + err).splitlines()[-4:])
 
 
+def borrowed_name(fixture, build):
+    """A command the model gives a header that does not define it, while an
+    earlier header of its shared translation unit does: in the unit its
+    #ifdef would see the other header's macro, with the number the model
+    expects.  The guard before each header must send the probe to be
+    compiled on its own, which finds the name undefined.  The header has
+    that command alone, so that no other disagreement has it compiled on
+    its own anyway.  x86_64 alone: (ok, text, details) for Tap.check()."""
+    model = copy.deepcopy(fixture)
+    model["abis"] = [a for a in model["abis"] if a["name"] == "x86_64"]
+    fs, other = model["headers"][0], model["headers"][1]
+    cmd = next(c for c in fs["commands"] if c["name"] == "FIFREEZE")
+    other["commands"] = [copy.deepcopy(cmd)]
+    want = (f"FIFREEZE on x86_64: model {cmd['numbers']['x86_64']['number']:#010x}, gcc: "
+            f"not defined by {other['path']} (absent)")
+    with contextlib.redirect_stdout(io.StringIO()):
+        bad = check_numbers(Tap(), model, build)
+    return (want in bad, f"fixture: a name only an earlier header of its shared translation "
+                         f"unit defines is not taken for {other['path']}'s: {want}",
+            () if want in bad else bad)
+
+
 def self_test(tap, build):
     """The checks must catch the mistakes planted in the fixture model."""
     with open(fixtures.model("gcc-numbers"), encoding="utf-8") as f:
@@ -769,6 +792,7 @@ def self_test(tap, build):
     tap.check(len(shared) >= 2, f"fixture: shared translation units disagree with the model where "
                                 f"it is wrong, and the headers are compiled again on their own: "
                                 f"{', '.join(f'{h} on {a}' for a, h in shared[:4])}")
+    tap.check(*borrowed_name(fixture, build))
     with contextlib.redirect_stdout(out):
         cov = check_coverage(quiet, fixture, build)
         check_layouts(quiet, fixture, build)
