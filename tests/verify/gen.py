@@ -14,6 +14,9 @@ Writes into OUTDIR:
                        for a header that does not compile on its own in
                        userspace (header-test: false): run then copies the
                        NAMEs' #define lines from the header instead
+  probe/shared/g<k>.c  the probes of up to GROUP headers that need nothing
+                       around them, in one translation unit
+  probe/shared/index   "g<k> <n>..." per unit
   units                "<n> <header>" per header the guest tests
   kmod/main.c, kmod/h<n>.c
                        kernel module: every number with the kernel's macros,
@@ -48,6 +51,9 @@ GUEST_ABIS = {"x86_64": ("defined(__x86_64__) && !defined(__ILP32__)", "-m64"),
 KERNEL_ABI = "x86_64"
 # Headers of another kernel ARCH are left out: no x86 compiler sees them.
 GUEST_ARCH = "x86"
+# Probes per shared translation unit: one compiler run costs some 40 ms
+# before it reads a line, and a unit of forty headers about 1 s.
+GROUP = 40
 
 
 def die(msg):
@@ -186,6 +192,26 @@ def typedef_lines(h):
     return [typedef_line(t["name"], t["type"]) for t in h.get("typedefs") or []]
 
 
+def shareable(h):
+    """A header whose probe may share a translation unit: it compiles on its
+    own in userspace and needs no definition of the registry's around it."""
+    return h["header_test"] and not (h["defines"] or h["typedefs"] or h["internal"])
+
+
+def shared_probes(env, ctx, outdir, probes):
+    """probe/shared/: the probes [(n, header)] of shareable headers, GROUP
+    to a unit, and its index."""
+    members = [(n, h) for n, h in probes if shareable(h)]
+    index = []
+    for k in range(0, len(members), GROUP):
+        group = members[k:k + GROUP]
+        stem = "g%d" % (k // GROUP)
+        write_if_changed(os.path.join(outdir, "probe", "shared", stem + ".c"),
+                         env.get_template("probe_group.c.j2").render(ctx, members=group))
+        index.append("%s %s\n" % (stem, " ".join(str(n) for n, _ in group)))
+    write_if_changed(os.path.join(outdir, "probe", "shared", "index"), "".join(index))
+
+
 def main():
     if len(sys.argv) not in (4, 5):
         die("usage: gen.py MODEL KCONFIG_FRAGMENT OUTDIR [TREE]")
@@ -235,6 +261,8 @@ def main():
         write_if_changed(os.path.join(outdir, "utest", "u%d.c" % i),
                          env.get_template("utest_unit.c.j2").render(ctx, header=h, unit=i))
     write_if_changed(os.path.join(outdir, "probe", "index"), "".join(index))
+    shared_probes(env, ctx, outdir, [(int(line.split()[0]), headers[int(line.split()[0])])
+                                     for line in index])
     write_if_changed(os.path.join(outdir, "units"), "".join(units))
     unit_ids = [int(u.split()[0]) for u in units]
     uctx = dict(ctx, units=[(i, headers[i]["path"]) for i in unit_ids])
@@ -267,7 +295,7 @@ def main():
     write_if_changed(os.path.join(outdir, "expected"), "".join(e + "\n" for e in expected))
 
     # Sources of an earlier model (a header gone, a unit renumbered) go.
-    for sub in ("kmod", "utest", "probe"):
+    for sub in ("kmod", "utest", "probe", os.path.join("probe", "shared")):
         d = os.path.join(outdir, sub)
         for name in os.listdir(d):
             path = os.path.abspath(os.path.join(d, name))
