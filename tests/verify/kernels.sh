@@ -37,6 +37,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
+# shellcheck source=tests/lib/cputime.sh
 . tests/lib/cputime.sh
 OUT=${VERIFY_OUT:?VERIFY_OUT=build/verify/VERSION: tests/verify/run sets it}
 TREE=$OUT/linux
