@@ -243,6 +243,7 @@ def main():
     # searches OUTDIR/stub-include last (-idirafter) in user space.
     stub_dir(outdir, [p for h in model["headers"] for p in h.get("stub-includes") or []])
     index = []
+    probes = []
     units = []
     for i, h in enumerate(headers):
         if not h["commands"]:
@@ -253,6 +254,7 @@ def main():
                          env.get_template("probe.c.j2").render(ctx, header=h))
         index.append("%d %s %s\n" % (i, h["path"], "1" if h["header_test"] else
                                         "0 " + " ".join(c["name"] for c in h["commands"])))
+        probes.append((i, h))
         # One compilation unit per header, in the module and in the user
         # test: run leaves out a unit that does not compile and says so.
         units.append("%d %s\n" % (i, h["path"]))
@@ -261,8 +263,7 @@ def main():
         write_if_changed(os.path.join(outdir, "utest", "u%d.c" % i),
                          env.get_template("utest_unit.c.j2").render(ctx, header=h, unit=i))
     write_if_changed(os.path.join(outdir, "probe", "index"), "".join(index))
-    shared_probes(env, ctx, outdir, [(int(line.split()[0]), headers[int(line.split()[0])])
-                                     for line in index])
+    shared_probes(env, ctx, outdir, probes)
     write_if_changed(os.path.join(outdir, "units"), "".join(units))
     unit_ids = [int(u.split()[0]) for u in units]
     uctx = dict(ctx, units=[(i, headers[i]["path"]) for i in unit_ids])
