@@ -39,9 +39,11 @@ GROUP_ASM = "asm"
 GROUP_RST = "rst"
 
 IOCTL_MACROS = ("_IOWR_BAD", "_IOR_BAD", "_IOW_BAD", "_IOWR", "_IOR", "_IOW", "_IOC", "_IO")
-# How the notes of templates/kernel/uapi-defs.j2 start: a line that starts
-# so right above a legacy #define is replaced, not repeated.
+# How the notes of templates/kernel/uapi-defs.j2 start, on one line or as
+# the first line of a block comment: such a comment right above a legacy
+# #define is replaced, not repeated.
 LEGACY_NOTE_START = "/* legacy: "
+LEGACY_BLOCK_START = "* legacy: "
 INVOCATION_RE = re.compile(r"\b(%s)\b([ \t]*)\(" % "|".join(IOCTL_MACROS))
 
 
@@ -357,6 +359,23 @@ def respell(name, gap, parts, macro, new_args, counted=None):
     return f"{macro}({', '.join(new_args)})"
 
 
+def legacy_note_start(lines):
+    """Where the legacy note that ends lines starts: the index of its
+    first line, or len(lines) when lines does not end with one."""
+    end = len(lines)
+    if end and lines[-1].lstrip().startswith(LEGACY_NOTE_START):
+        return end - 1
+    if not end or lines[-1].strip() != "*/":
+        return end
+    i = end - 2
+    while i >= 0 and lines[i].lstrip().startswith("*"):     # the ` * ` lines
+        i -= 1
+    if i >= 0 and i + 1 < end - 1 and lines[i].strip() == "/*" and \
+            lines[i + 1].lstrip().startswith(LEGACY_BLOCK_START):
+        return i
+    return end
+
+
 class UapiRewriter:
     """Rewrite the ioctl #defines of one pristine uapi header in place.
 
@@ -364,14 +383,16 @@ class UapiRewriter:
     NAME` line has its _IO*/_IOC invocation respelled from the model's
     `macro` and `args`; the name, the parameters, the spacing, line
     continuations and a trailing comment stay.  A legacy command gets a
-    comment line on its mistake right above its #define (above rather than
-    after it, so that the #define line and its own comment stay as they are).
+    comment on its mistake right above its #define (above rather than after
+    it, so that the #define line and its own comment stay as they are).
     Commands the header does not define go into one fenced block before
-    the include guard's #endif.  A marker line after the SPDX line says
-    that the #defines are generated and from which spec: at the top, where
-    people and tools look first (YNL's marker is there too), but as one
-    line of its own that says only the #defines are generated, so no
-    #define, comment or blank line of the header moves or changes."""
+    the include guard's #endif.  A marker after the SPDX line says that the
+    #defines are generated and from which spec: at the top, where people
+    and tools look first (YNL's marker is there too), but as a comment of
+    its own that says only the #defines are generated, so no #define,
+    comment or blank line of the header moves or changes.  The note is one
+    line when it fits in 80 columns (as the doc comments), the marker when
+    it fits in checkpatch's 100; else each is a block comment."""
 
     DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?")
 
@@ -425,9 +446,8 @@ class UapiRewriter:
                 j += 1
             if m and m.group(1) in cmds:
                 found.add(m.group(1))
-                if cmds[m.group(1)].get("legacy") and out and \
-                        out[-1].lstrip().startswith(LEGACY_NOTE_START):
-                    out.pop()       # the note of an earlier run
+                if cmds[m.group(1)].get("legacy"):
+                    del out[legacy_note_start(out):]    # the note of an earlier run
                 out.extend(self.rewrite(cmds[m.group(1)], lines[i:j], m.end()))
             else:
                 out.extend(lines[i:j])
@@ -479,9 +499,9 @@ class UapiRewriter:
                 new_phys = [ln.rstrip() for ln in new_phys]
             self.changes[cmd["name"]] = "respelled"
         if cmd.get("legacy"):
-            note = str(self.snip.legacy_note(cmd)).strip()
             indent = re.match(r"[ \t]*", phys[0]).group(0)
-            new_phys.insert(0, indent + note)
+            note = str(self.snip.legacy_note(cmd, indent)).strip("\n")
+            new_phys[:0] = note.split("\n")
             self.changes.setdefault(cmd["name"], "noted")
         return new_phys
 
@@ -520,8 +540,8 @@ class UapiRewriter:
         return lines[:k] + block + lines[k:]
 
     def add_marker(self, lines):
-        marker = str(self.snip.marker(self.header)).strip()
-        if marker in lines:
+        marker = str(self.snip.marker(self.header)).strip().split("\n")
+        if any(lines[i:i + len(marker)] == marker for i, ln in enumerate(lines) if ln == marker[0]):
             return lines
         # After the leading comment: the SPDX line, or the comment it opens
         # (habanalabs.h), or the license of a file without one (coda.h).
@@ -533,7 +553,7 @@ class UapiRewriter:
             while at < len(lines) and "*/" not in lines[at]:
                 at += 1
             at = at + 1 if at < len(lines) else 0
-        return lines[:at] + [marker] + lines[at:]
+        return lines[:at] + marker + lines[at:]
 
 
 class NewHeader:

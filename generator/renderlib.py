@@ -184,6 +184,7 @@ def environment(subdir=""):
     env.filters["c_doc_comment"] = c_doc_comment
     env.filters["kernel_doc"] = kernel_doc
     env.globals["row_lines"] = rst_table.magic_row_lines
+    env.globals["LINE_LIMIT"] = LINE_LIMIT
     return env
 
 
@@ -193,6 +194,9 @@ def environment(subdir=""):
 # at blanks of text that is already inert.
 
 COMMENT_WIDTH = 80
+# The longest line checkpatch takes without a warning (its
+# --max-line-length): a generated line that would be longer is wrapped.
+LINE_LIMIT = 100
 
 
 def c_doc_lines(text, width):
