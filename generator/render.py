@@ -359,6 +359,15 @@ def respell(name, gap, parts, macro, new_args, counted=None):
     return f"{macro}({', '.join(new_args)})"
 
 
+def find_lines(lines, want, start=0):
+    """The index of the first run of lines equal to want (a list) at or
+    after start, or -1."""
+    for i in range(start, len(lines) - len(want) + 1):
+        if lines[i] == want[0] and lines[i:i + len(want)] == want:
+            return i
+    return -1
+
+
 def legacy_note_start(lines):
     """Where the legacy note that ends lines starts: the index of its
     first line, or len(lines) when lines does not end with one."""
@@ -500,29 +509,35 @@ class UapiRewriter:
             self.changes[cmd["name"]] = "respelled"
         if cmd.get("legacy"):
             indent = re.match(r"[ \t]*", phys[0]).group(0)
-            note = str(self.snip.legacy_note(cmd, indent)).strip("\n")
-            new_phys[:0] = note.split("\n")
+            new_phys[:0] = self.snippet("legacy_note", cmd, indent)
             self.changes.setdefault(cmd["name"], "noted")
         return new_phys
 
+    def snippet(self, macro, *args):
+        """The lines of a snippet of uapi-defs.j2."""
+        return str(getattr(self.snip, macro)(*args)).strip("\n").split("\n")
+
     def drop_block(self, lines):
         """Remove a generated block an earlier run left in the input."""
-        begin = str(self.snip.block_begin(self.header)).strip()
-        end = str(self.snip.block_end(self.header)).strip()
-        if begin not in lines:
+        begin = self.snippet("block_begin", self.header)
+        end = self.snippet("block_end", self.header)
+        b = find_lines(lines, begin)
+        if b < 0:
             return lines
-        b = lines.index(begin)
-        e = lines.index(end, b)
+        e = find_lines(lines, end, b + len(begin))
+        if e < 0:
+            raise RenderError(f"{self.src}:{b + 1}:1: error: the block generated from "
+                              f"{escape.one_line(self.header['spec'])} has no \"End of\" line")
         if b > 0 and lines[b - 1] == "":
             b -= 1
-        return lines[:b] + lines[e + 1:]
+        return lines[:b] + lines[e + len(end):]
 
     def add_block(self, lines, consts, types, cmds):
         """The constants, types and commands the header lacks, in one block
         fenced by generated Begin/End comments, each with its doc."""
-        block = ["", str(self.snip.block_begin(self.header)).strip()]
-        items = [str(self.snip.constant(k)).strip("\n").split("\n") for k in consts]
-        items += [str(self.snip.ctype(t)).strip("\n").split("\n") for t in types]
+        block = [""] + self.snippet("block_begin", self.header)
+        items = [self.snippet("constant", k) for k in consts]
+        items += [self.snippet("ctype", t) for t in types]
         for c in cmds:
             phys = [str(self.snip.define(c)).strip()]
             doc = str(self.snip.doc(c)).strip("\n")
@@ -531,7 +546,7 @@ class UapiRewriter:
             self.changes[c["name"]] = "added"
         for i, item in enumerate(items):
             block.extend(([""] if i else []) + item)
-        block.append(str(self.snip.block_end(self.header)).strip())
+        block.extend(self.snippet("block_end", self.header))
         k = len(lines)
         while k > 0 and lines[k - 1].strip() == "":
             k -= 1
@@ -540,8 +555,8 @@ class UapiRewriter:
         return lines[:k] + block + lines[k:]
 
     def add_marker(self, lines):
-        marker = str(self.snip.marker(self.header)).strip().split("\n")
-        if any(lines[i:i + len(marker)] == marker for i, ln in enumerate(lines) if ln == marker[0]):
+        marker = self.snippet("marker", self.header)
+        if find_lines(lines, marker) >= 0:
             return lines
         # After the leading comment: the SPDX line, or the comment it opens
         # (habanalabs.h), or the license of a file without one (coda.h).
