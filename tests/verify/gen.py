@@ -212,6 +212,14 @@ def shared_probes(env, ctx, outdir, probes):
     write_if_changed(os.path.join(outdir, "probe", "shared", "index"), "".join(index))
 
 
+def shown_path(path):
+    """PATH as the banners name it: relative to the project root (the
+    working directory) when under it, so that two clones generate the same
+    sources and hit the same caches (tests/verify/keys.sh, ccache)."""
+    rel = os.path.relpath(os.path.abspath(path))
+    return path if rel.startswith("..") else rel
+
+
 def main():
     if len(sys.argv) not in (4, 5):
         die("usage: gen.py MODEL KCONFIG_FRAGMENT OUTDIR [TREE]")
@@ -235,7 +243,7 @@ def main():
                 "commands": [c for c in cmds if c["hidx"] == i]}
                for i, h in enumerate(model["headers"])]
     ram = ramdisk_bytes(fragment)
-    ctx = {"model": model_path, "headers": headers, "commands": cmds,
+    ctx = {"model": shown_path(model_path), "headers": headers, "commands": cmds,
            "abis": {a: GUEST_ABIS[a] for a in abis}, "kernel_abi": KERNEL_ABI, "ram_bytes": ram,
            "compat_bszget_logical": compat_bszget_logical(tree)}
 

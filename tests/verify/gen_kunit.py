@@ -32,7 +32,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen import WRITTEN, commands, die, environment, header_arch, load_model, typedef_lines, write_if_changed  # noqa: E402
+from gen import (WRITTEN, commands, die, environment, header_arch, load_model, shown_path,  # noqa: E402
+                 typedef_lines, write_if_changed)
 
 
 def case_name(path):
@@ -116,7 +117,7 @@ def main():
                 "commands": mine}
         units.append(unit)
         write_if_changed(os.path.join(outdir, "h%d.c" % i),
-                         env.get_template("kunit_unit.c.j2").render(model=model_path, abi=abi, unit=unit))
+                         env.get_template("kunit_unit.c.j2").render(model=shown_path(model_path), abi=abi, unit=unit))
     groups = groups_of(units)
     for k, members in enumerate(groups):
         write_if_changed(os.path.join(outdir, "g%d.c" % k),
@@ -124,7 +125,7 @@ def main():
     write_if_changed(os.path.join(outdir, "groups"),
                      "".join("g%d %s\n" % (k, " ".join(str(u["index"]) for u in members))
                              for k, members in enumerate(groups)))
-    ctx = {"model": model_path, "abi": abi, "units": units}
+    ctx = {"model": shown_path(model_path), "abi": abi, "units": units}
     write_if_changed(os.path.join(outdir, "suite.c"), env.get_template("kunit_suite.c.j2").render(ctx))
     for v in ("sizeof", "oversize", "bad-spelling"):
         write_if_changed(os.path.join(outdir, "typecheck_%s.c" % v.replace("-", "_")),

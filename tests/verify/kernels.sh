@@ -49,8 +49,11 @@ TIMEOUT=${VERIFY_TIMEOUT:-300}
 TIMES=${VERIFY_TIMES:-/dev/null}
 PY=/usr/bin/python3
 MODEL=${VERIFY_MODEL:-build/model.json}
-export CCACHE_DIR=${CCACHE_DIR:-$ROOT/build/ccache}
-# Depend mode, as in tests/verify/run: no preprocessor run on a miss.
+# shellcheck source=tests/verify/keys.sh
+. tests/verify/keys.sh
+# ccache outside the clone (tests/lib/rcache.sh), in depend mode, as in
+# tests/verify/run: no preprocessor run on a miss.
+rcache_ccache
 export CCACHE_DEPEND=1
 export LC_ALL=C PYTHONDONTWRITEBYTECODE=1
 
@@ -124,6 +127,30 @@ sys.exit(sys.argv[2] not in [a["name"] for a in json.load(open(sys.argv[1]))["ab
 		notok "$T: generate the KUnit suite for ABI $ABI from $MODEL"
 		return
 	fi
+	# A layout whose every input is as an earlier run had them, on this
+	# machine or in another clone, reports that run's results again
+	# (tests/verify/keys.sh).  VERIFY_TREE_ID: the pristine tree's identity
+	# (tests/verify/run); without it nothing is cached.
+	local key tap=$KO/result.tap
+	key=$(kernel_key "$A" "$GD" "${skey%% *}" "${VERIFY_TREE_ID:-}" "$X" "${QEMU%% *}")
+	if rcache_get "kernel-$A" "$key" "$tap"; then
+		rcache_note "kernel-$A" "$key"
+		cat "$tap"
+		return
+	fi
+	build_arch >"$tap" 2>&1
+	cat "$tap"
+	# Only a run whose every test passed is kept; step 9's wrong layout
+	# (VERIFY_CACHE_FAILED=1) is kept when its guest booted and ended by
+	# itself, since failing is what it must do.
+	if ! grep -q '^not ok' "$tap" ||
+	   { [ "${VERIFY_CACHE_FAILED:-}" = 1 ] && grep -q "^ok - $T: guest .* ended by itself" "$tap"; }; then
+		rcache_put "kernel-$A" "$key" "$tap"
+	fi
+}
+
+# build_arch: the rest of one_arch, its variables set.
+build_arch() {
 	# ---- 1. configure and build
 	frags=("tests/verify/config/common.config" "tests/verify/config/$A.config")
 	ckey="$(cat "${frags[@]}" | sha1sum | cut -c1-40) $skey"
