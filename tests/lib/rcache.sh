@@ -23,7 +23,8 @@
 # The store: ROOT/results/NAME/KEY/{result,stored}; a hit touches the entry,
 # and every put keeps the results under RCACHE_MAX_MB (default 2048) by
 # removing the least recently used entries.  ccache's own cap
-# (RCACHE_CCACHE_MAX, default 6G) bounds the compiler cache.
+# (RCACHE_CCACHE_MAX, default 6G) bounds the compiler cache.  Nothing is
+# stored while the disk has less than 1 GiB free.
 
 rcache_enabled() {
 	[ "${CACHE:-1}" != 0 ]
@@ -84,6 +85,8 @@ rcache_put() {
 	rcache_enabled && [ -n "$2" ] || return 0
 	dir=$(rcache_root)/results/$1
 	mkdir -p "$dir" || return 0
+	# Never the last GiB of the disk: a result not kept only costs time.
+	[ "$(df -Pk "$dir" | awk 'NR == 2 { print $4 }')" -gt 1048576 ] || return 0
 	tmp=$(mktemp -d "$dir/.new.XXXXXX") || return 0
 	if cp "$3" "$tmp/result" && date -u '+%Y-%m-%d %H:%M:%S UTC' >"$tmp/stored" &&
 	   mv -T "$tmp" "$dir/$2" 2>/dev/null; then
