@@ -35,32 +35,56 @@ static void add_collision(struct registry *reg, size_t *cap, const struct abi *a
 			col->cmds[k++] = group[i].cmd;
 	}
 	col->n_cmds = k;
-	/* one group per alias root, in order of first appearance */
+	/* one group per alias root, in order of first appearance; each root
+	 * looked up once, not once per pair */
+	const char **root = xrealloc(NULL, (k + 1) * sizeof(*root));
+	size_t *count;
+
 	col->group = arena_alloc(&reg->arena, (k + 1) * sizeof(*col->group));
 	col->n_groups = 0;
 	for (size_t i = 0; i < k; i++) {
 		size_t g;
 
+		root[i] = command_alias_root_on(col->cmds[i], abi);
 		for (g = 0; g < i; g++)
-			if (!strcmp(command_alias_root_on(col->cmds[g], abi),
-				    command_alias_root_on(col->cmds[i], abi)))
+			if (!strcmp(root[g], root[i]))
 				break;
 		col->group[i] = g < i ? col->group[g] : col->n_groups++;
 	}
+	/*
+	 * The members of each group in the order collision_member() gives
+	 * them: the root's own name first, then the others as they appear.
+	 * Made once here: rescanning every member per lookup made writing
+	 * the collisions quadratic in their size.
+	 */
+	col->group_start = arena_alloc(&reg->arena, (col->n_groups + 1) * sizeof(*col->group_start));
+	col->order = arena_alloc(&reg->arena, (k + 1) * sizeof(*col->order));
+	count = memset(xrealloc(NULL, (col->n_groups + 1) * sizeof(*count)), 0,
+		       (col->n_groups + 1) * sizeof(*count));
+	for (size_t i = 0; i < k; i++)
+		count[col->group[i]]++;
+	col->group_start[0] = 0;
+	for (size_t g = 0; g < col->n_groups; g++)
+		col->group_start[g + 1] = col->group_start[g] + count[g];
+	memset(count, 0, (col->n_groups + 1) * sizeof(*count));
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < k; i++) {
+			size_t g = col->group[i];
+			bool is_root = !strcmp(col->cmds[i]->name, root[i]);
+
+			if (is_root == !pass)
+				col->order[col->group_start[g] + count[g]++] = i;
+		}
+	free(count);
+	free(root);
 }
 
 /* The k-th name of group g, the command's own name (its alias root) first; -1 past the end. */
 long collision_member(const struct collision *col, size_t g, size_t k)
 {
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < col->n_cmds; i++) {
-			bool root = !strcmp(col->cmds[i]->name,
-					    command_alias_root_on(col->cmds[i], col->abi));
-
-			if (col->group[i] == g && root == !pass && k-- == 0)
-				return (long)i;
-		}
-	return -1;
+	if (g >= col->n_groups || k >= col->group_start[g + 1] - col->group_start[g])
+		return -1;
+	return (long)col->order[col->group_start[g] + k];
 }
 
 /* "A = B, C": the names of a collision, the names of one command joined by " = ". */
@@ -82,24 +106,26 @@ void collision_names(const struct collision *col, struct strbuf *sb, bool with_h
 	}
 }
 
-/* A family over many nr shares a number with itself only across params: skip that. */
-static size_t distinct_cmds(const struct number_entry *g, size_t n, uint32_t size)
+/*
+ * Do two distinct commands carry the number at this size?  A family over
+ * many nr shares a number with itself only across params: that is one.
+ * Comparing with the first one's name is enough, and linear: counting
+ * the distinct names pair by pair was quadratic in a number's entries.
+ */
+static bool distinct_cmds(const struct number_entry *g, size_t n, uint32_t size)
 {
-	size_t k = 0;
+	const char *first = NULL;
 
 	for (size_t i = 0; i < n; i++) {
-		bool seen = false;
-
 		if (!(g[i].variable || g[i].size == size))
 			continue;
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(g[j].cmd->name, g[i].cmd->name) && (g[j].variable || g[j].size == size))
-				seen = true;
-		k += !seen;
+		if (!first)
+			first = g[i].cmd->name;
+		else if (strcmp(g[i].cmd->name, first))
+			return true;
 	}
-	return k;
+	return false;
 }
-
 
 /* A dead number used again: now exists in a version where gone, with the
  * same number on an ABI, no longer does.  One warning per pair, listing
@@ -205,7 +231,7 @@ static void add_collisions(struct registry *reg, size_t *cap, const struct abi *
 		for (size_t x = 0; x < n; x++)
 			if (number_entry_in(reg, &g[x], v))
 				(*scratch)[k++] = g[x];
-		if (distinct_cmds(*scratch, k, size) > 1)
+		if (distinct_cmds(*scratch, k, size))
 			add_collision(reg, cap, abi, number, *scratch, k, size,
 				      reg->n_versions ? mask : 0);
 	}
@@ -240,11 +266,11 @@ static void find_collisions(struct registry *reg)
 					continue;
 				any_fixed = true;
 				last_size = s[x].size;
-				if (distinct_cmds(s + i, j - i, s[x].size) > 1)
+				if (distinct_cmds(s + i, j - i, s[x].size))
 					add_collisions(reg, &cap, abi, s[x].key | s[x].size << t.size_shift,
 						       s + i, j - i, s[x].size, &scratch, &scratch_cap);
 			}
-			if (!any_fixed && distinct_cmds(s + i, j - i, UINT32_MAX) > 1)
+			if (!any_fixed && distinct_cmds(s + i, j - i, UINT32_MAX))
 				add_collisions(reg, &cap, abi, s[i].key, s + i, j - i, UINT32_MAX,
 					       &scratch, &scratch_cap);
 			i = j;

@@ -447,6 +447,9 @@ struct collision {
 	uint64_t versions;	/* bit v: they share it in known version v (0: none known) */
 	const struct command **cmds;
 	size_t *group;
+	/* members by group, each root first: group g is order[group_start[g]]
+	 * up to order[group_start[g + 1]] (collision_member()) */
+	size_t *order, *group_start;
 	size_t n_cmds, n_groups;
 };
 
