@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "numbers.h"
+#include "rules.h"
 
 static void add_collision(struct registry *reg, size_t *cap, const struct abi *abi, uint32_t number,
 			  const struct number_entry *group, size_t n, uint32_t size, uint64_t versions)
@@ -77,33 +78,6 @@ static void add_collision(struct registry *reg, size_t *cap, const struct abi *a
 		}
 	free(count);
 	free(root);
-}
-
-/* The k-th name of group g, the command's own name (its alias root) first; -1 past the end. */
-long collision_member(const struct collision *col, size_t g, size_t k)
-{
-	if (g >= col->n_groups || k >= col->group_start[g + 1] - col->group_start[g])
-		return -1;
-	return (long)col->order[col->group_start[g] + k];
-}
-
-/* "A = B, C": the names of a collision, the names of one command joined by " = ". */
-void collision_names(const struct collision *col, struct strbuf *sb, bool with_headers)
-{
-	for (size_t g = 0; g < col->n_groups; g++) {
-		long i;
-
-		/* sb_puts, not sb_printf: the check and the lint list thousands */
-		for (size_t k = 0; (i = collision_member(col, g, k)) >= 0; k++) {
-			sb_puts(sb, k ? " = " : g ? ", " : "");
-			sb_puts(sb, col->cmds[i]->name);
-			if (with_headers) {
-				sb_lit(sb, " (");
-				sb_puts(sb, col->cmds[i]->header->path);
-				sb_putc(sb, ')');
-			}
-		}
-	}
 }
 
 /*

@@ -8,7 +8,7 @@
 #include <glob.h>
 #include <string.h>
 
-#include "ioctlgen.h"
+#include "lint.h"
 
 static const struct {
 	const char *name, *doc;

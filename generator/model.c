@@ -7,7 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ioctlgen.h"
+#include "lint.h"
+#include "model.h"
 
 struct json {
 	struct strbuf *sb;
@@ -636,7 +637,7 @@ static void write_headers(struct json *j, const struct registry *reg)
 	close_(j, ']');
 }
 
-/* The accepted changes of number between versions (check.c), with the
+/* The accepted changes of number between versions (check_numbers.c), with the
  * reason the entry gives. */
 static void write_abi_changes(struct json *j, const struct registry *reg)
 {

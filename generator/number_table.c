@@ -9,20 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ioctlgen.h"
-
-/*
- * Spec order of two commands.  Never compare command pointers across
- * headers: each header's commands are a separate allocation, so their
- * addresses follow the heap, not the spec (the order files were found on
- * disk showed in the output).  reg->headers is one array sorted by path.
- */
-int command_spec_order(const struct command *a, const struct command *b)
-{
-	if (a->header != b->header)
-		return a->header < b->header ? -1 : 1;
-	return a < b ? -1 : a > b;
-}
+#include "numbers.h"
 
 int number_entry_cmp(const struct number_entry *a, const struct number_entry *b)
 {
