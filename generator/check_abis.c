@@ -59,36 +59,30 @@ void link_abis(struct registry *reg, bool sized)
  * and only ABIs that can have the command (a per-arch header's ARCH). */
 void check_variants(struct registry *reg)
 {
-	for (size_t h = 0; h < reg->n_headers; h++) {
-		const struct header *hd = &reg->headers[h];
+	for_each_command(reg, c) {
+		for (size_t v = 0; v < c->n_variants; v++) {
+			const struct variant *va = &c->variants[v];
 
-		for (size_t i = 0; i < hd->n_commands; i++) {
-			const struct command *c = &hd->commands[i];
+			for (size_t k = 0; k < va->n_abis; k++) {
+				const struct abi *abi = NULL;
+				bool twice = false;
 
-			for (size_t v = 0; v < c->n_variants; v++) {
-				const struct variant *va = &c->variants[v];
-
-				for (size_t k = 0; k < va->n_abis; k++) {
-					const struct abi *abi = NULL;
-					bool twice = false;
-
-					for (size_t a = 0; a < reg->n_abis; a++)
-						if (!strcmp(reg->abis[a].name, va->abis[k]))
-							abi = &reg->abis[a];
-					for (size_t w = 0; w <= v; w++)
-						for (size_t j = 0; j < (w == v ? k : c->variants[w].n_abis); j++)
-							twice |= !strcmp(c->variants[w].abis[j], va->abis[k]);
-					if (!abi)
-						CMD_ERR(reg, c, va->abi_marks[k], "reference",
-						    "%s: variant ABI '%s' is not in abis.yaml", c->name, va->abis[k]);
-					else if (twice)
-						CMD_ERR(reg, c, va->abi_marks[k], "duplicate-name",
-						    "%s: ABI '%s' is in more than one variant", c->name, va->abis[k]);
-					else if (hd->arch && (!abi->arch || strcmp(abi->arch, hd->arch)))
-						CMD_ERR(reg, c, va->abi_marks[k], "reference",
-						    "%s: variant ABI '%s' is not of ARCH %s, the header's", c->name,
-						    va->abis[k], hd->arch);
-				}
+				for (size_t a = 0; a < reg->n_abis; a++)
+					if (!strcmp(reg->abis[a].name, va->abis[k]))
+						abi = &reg->abis[a];
+				for (size_t w = 0; w <= v; w++)
+					for (size_t j = 0; j < (w == v ? k : c->variants[w].n_abis); j++)
+						twice |= !strcmp(c->variants[w].abis[j], va->abis[k]);
+				if (!abi)
+					CMD_ERR(reg, c, va->abi_marks[k], "reference",
+					    "%s: variant ABI '%s' is not in abis.yaml", c->name, va->abis[k]);
+				else if (twice)
+					CMD_ERR(reg, c, va->abi_marks[k], "duplicate-name",
+					    "%s: ABI '%s' is in more than one variant", c->name, va->abis[k]);
+				else if (c->header->arch && (!abi->arch || strcmp(abi->arch, c->header->arch)))
+					CMD_ERR(reg, c, va->abi_marks[k], "reference",
+					    "%s: variant ABI '%s' is not of ARCH %s, the header's", c->name,
+					    va->abis[k], c->header->arch);
 			}
 		}
 	}
@@ -108,26 +102,23 @@ void check_ranges(struct registry *reg)
 			ERR(reg, r->mark, "range", "code %s does not fit the %u-bit type field of layout '%s'",
 			    r->code_text, lt->type_bits, lt->name);
 	}
-	for (size_t h = 0; h < reg->n_headers; h++) {
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			struct command *c = &reg->headers[h].commands[i];
-			uint64_t last = (uint64_t)c->nr + c->nr_count - 1;
+	for_each_command(reg, c) {
+		uint64_t last = (uint64_t)c->nr + c->nr_count - 1;
 
-			if (c->plain)	/* a 32-bit number, checked when loaded */
-				continue;
-			if (c->magic > layout_max_type(lt))
-				CMD_ERR(reg, c, c->magic_mark, "range",
-				    "%s: magic %s does not fit the %u-bit type field of layout '%s'", c->name,
-				    c->magic_text, lt->type_bits, lt->name);
-			if (last > layout_max_nr(ln))
-				CMD_ERR(reg, c, c->nr_mark, "range",
-				    "%s: nr %llu does not fit the %u-bit nr field of layout '%s'", c->name,
-				    (unsigned long long)last, ln->nr_bits, ln->name);
-			for (size_t v = 0; v < c->n_variants; v++)
-				if (c->variants[v].nr > layout_max_nr(ln))
-					CMD_ERR(reg, c, c->variants[v].nr_mark, "range",
-					    "%s: nr %s does not fit the %u-bit nr field of layout '%s'",
-					    c->name, c->variants[v].nr_text, ln->nr_bits, ln->name);
-		}
+		if (c->plain)	/* a 32-bit number, checked when loaded */
+			continue;
+		if (c->magic > layout_max_type(lt))
+			CMD_ERR(reg, c, c->magic_mark, "range",
+			    "%s: magic %s does not fit the %u-bit type field of layout '%s'", c->name,
+			    c->magic_text, lt->type_bits, lt->name);
+		if (last > layout_max_nr(ln))
+			CMD_ERR(reg, c, c->nr_mark, "range",
+			    "%s: nr %llu does not fit the %u-bit nr field of layout '%s'", c->name,
+			    (unsigned long long)last, ln->nr_bits, ln->name);
+		for (size_t v = 0; v < c->n_variants; v++)
+			if (c->variants[v].nr > layout_max_nr(ln))
+				CMD_ERR(reg, c, c->variants[v].nr_mark, "range",
+				    "%s: nr %s does not fit the %u-bit nr field of layout '%s'",
+				    c->name, c->variants[v].nr_text, ln->nr_bits, ln->name);
 	}
 }

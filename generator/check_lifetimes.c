@@ -99,12 +99,8 @@ void resolve_lifetimes(struct registry *reg)
 {
 	for (size_t i = 0; i < reg->n_rows; i++)
 		resolve_lifetime(reg, NULL, &reg->rows[i].life);
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			struct command *c = &reg->headers[h].commands[i];
-
-			resolve_lifetime(reg, c, &c->life);
-		}
+	for_each_command(reg, c)
+		resolve_lifetime(reg, c, &c->life);
 }
 
 /*

@@ -100,45 +100,42 @@ static void check_row_versions(struct registry *reg, const struct code_index *ci
 
 static void check_registered(struct registry *reg, const struct code_index *ci)
 {
-	for (size_t h = 0; h < reg->n_headers; h++) {
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			const struct command *c = &reg->headers[h].commands[i];
-			size_t from, to;
-			bool covered = true;
+	for_each_command(reg, c) {
+		size_t from, to;
+		bool covered = true;
 
-			/* A plain number belongs to no magic code's table row
-			 * (ioctl-number.rst lists the _IO* commands). */
-			if (c->plain || c->magic > 0xff)
-				continue;
-			from = ci->start[c->magic];
-			to = ci->start[c->magic + 1];
-			if (from == to) {
-				CMD_WARN(reg, c, c->magic_mark, "unregistered-magic",
-				     c->accept & ACCEPT_UNREGISTERED_MAGIC,
-				     "%s: magic %s has no row in the magic-code table", c->name, c->magic_text);
-				continue;
-			}
-			for (unsigned int nr = c->nr; nr < c->nr + c->nr_count; nr++) {
-				bool in = false;
-
-				for (size_t x = from; x < to; x++) {
-					struct magic_row *r = &reg->rows[ci->rows[x]];
-
-					if (nr >= r->first && nr <= r->last) {
-						in = true;
-						if (nr == c->nr)
-							r->n_commands++;
-					}
-				}
-				covered &= in;
-			}
-			if (!covered)
-				CMD_WARN(reg, c, c->nr_mark, "outside-range", c->accept & ACCEPT_OUTSIDE_RANGE,
-				     "%s: nr %s%s is outside every registered range of magic %s", c->name,
-				     c->nr_text, c->nr_count > 1 ? " (and up)" : "", c->magic_text);
-			else
-				check_row_versions(reg, ci, c);
+		/* A plain number belongs to no magic code's table row
+		 * (ioctl-number.rst lists the _IO* commands). */
+		if (c->plain || c->magic > 0xff)
+			continue;
+		from = ci->start[c->magic];
+		to = ci->start[c->magic + 1];
+		if (from == to) {
+			CMD_WARN(reg, c, c->magic_mark, "unregistered-magic",
+			     c->accept & ACCEPT_UNREGISTERED_MAGIC,
+			     "%s: magic %s has no row in the magic-code table", c->name, c->magic_text);
+			continue;
 		}
+		for (unsigned int nr = c->nr; nr < c->nr + c->nr_count; nr++) {
+			bool in = false;
+
+			for (size_t x = from; x < to; x++) {
+				struct magic_row *r = &reg->rows[ci->rows[x]];
+
+				if (nr >= r->first && nr <= r->last) {
+					in = true;
+					if (nr == c->nr)
+						r->n_commands++;
+				}
+			}
+			covered &= in;
+		}
+		if (!covered)
+			CMD_WARN(reg, c, c->nr_mark, "outside-range", c->accept & ACCEPT_OUTSIDE_RANGE,
+			     "%s: nr %s%s is outside every registered range of magic %s", c->name,
+			     c->nr_text, c->nr_count > 1 ? " (and up)" : "", c->magic_text);
+		else
+			check_row_versions(reg, ci, c);
 	}
 }
 

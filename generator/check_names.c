@@ -43,12 +43,9 @@ static void check_unique(struct registry *reg, struct named *v, size_t n, const 
 
 void check_names(struct registry *reg)
 {
-	size_t n = reg->n_layouts + reg->n_abis, k = 0;
-	struct named *v;
+	size_t k = 0;
+	struct named *v = xrealloc(NULL, (reg->n_layouts + reg->n_abis + 1) * sizeof(*v));
 
-	for (size_t h = 0; h < reg->n_headers; h++)
-		n += reg->headers[h].n_commands;
-	v = xrealloc(NULL, (n + 1) * sizeof(*v));
 	for (size_t i = 0; i < reg->n_layouts; i++)
 		v[k++] = (struct named){ reg->layouts[i].name, reg->layouts[i].mark };
 	check_unique(reg, v, k, "layout");
@@ -193,47 +190,43 @@ static bool alias_numbers_differ(const struct registry *reg, const struct comman
 void check_aliases(struct registry *reg, const struct command **v, size_t n, bool sized)
 {
 
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
-			reg->headers[h].commands[i].alias_root = reg->headers[h].commands[i].name;
-	for (size_t h = 0; h < reg->n_headers; h++) {
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			struct command *c = &reg->headers[h].commands[i];
-			const char *root;
-			size_t first;
+	for_each_command(reg, c)
+		c->alias_root = c->name;
+	for_each_command(reg, c) {
+		const char *root;
+		size_t first;
 
-			for (size_t k = 0; k < c->n_variants; k++) {
-				struct variant *va = &c->variants[k];
+		for (size_t k = 0; k < c->n_variants; k++) {
+			struct variant *va = &c->variants[k];
 
-				if (va->alias_of)
-					va->alias_root = alias_root(reg, v, n, c, va->alias_of,
-								    va->alias_mark);
+			if (va->alias_of)
+				va->alias_root = alias_root(reg, v, n, c, va->alias_of,
+							    va->alias_mark);
+		}
+		if (!c->alias_of || !(root = alias_root(reg, v, n, c, c->alias_of, c->alias_mark)))
+			continue;
+		c->alias_root = root;
+		if (!sized || c->by_name)
+			continue;
+		find_named(v, n, c->alias_of, &first);
+		for (size_t x = first; x < n && !strcmp(v[x]->name, c->alias_of); x++) {
+			const struct command *t = v[x];
+			size_t ver, abi;
+
+			if (t->nr_count != c->nr_count) {
+				CMD_ERR(reg, c, c->alias_mark, "alias",
+				    "%s is an alias of %s, but its nr-count is %u and %s's is %u (%s:%u:%u)",
+				    c->name, t->name, c->nr_count, t->name, t->nr_count, t->mark.file,
+				    t->mark.line, t->mark.col);
+				break;
 			}
-			if (!c->alias_of || !(root = alias_root(reg, v, n, c, c->alias_of, c->alias_mark)))
-				continue;
-			c->alias_root = root;
-			if (!sized || c->by_name)
-				continue;
-			find_named(v, n, c->alias_of, &first);
-			for (size_t x = first; x < n && !strcmp(v[x]->name, c->alias_of); x++) {
-				const struct command *t = v[x];
-				size_t ver, abi;
-
-				if (t->nr_count != c->nr_count) {
-					CMD_ERR(reg, c, c->alias_mark, "alias",
-					    "%s is an alias of %s, but its nr-count is %u and %s's is %u (%s:%u:%u)",
-					    c->name, t->name, c->nr_count, t->name, t->nr_count, t->mark.file,
-					    t->mark.line, t->mark.col);
-					break;
-				}
-				if (alias_numbers_differ(reg, c, t, &ver, &abi))
-					CMD_ERR(reg, c, c->alias_mark, "alias",
-					    "%s is an alias of %s, but their numbers differ on %s%s%s: 0x%08x here, 0x%08x at %s:%u:%u",
-					    c->name, t->name, reg->abis[abi].name,
-					    ver == SIZE_MAX ? "" : " in ", ver == SIZE_MAX ? "" : reg->versions[ver].name,
-					    numbers_in(c, ver)[abi].number, numbers_in(t, ver)[abi].number,
-					    t->mark.file, t->mark.line, t->mark.col);
-			}
+			if (alias_numbers_differ(reg, c, t, &ver, &abi))
+				CMD_ERR(reg, c, c->alias_mark, "alias",
+				    "%s is an alias of %s, but their numbers differ on %s%s%s: 0x%08x here, 0x%08x at %s:%u:%u",
+				    c->name, t->name, reg->abis[abi].name,
+				    ver == SIZE_MAX ? "" : " in ", ver == SIZE_MAX ? "" : reg->versions[ver].name,
+				    numbers_in(c, ver)[abi].number, numbers_in(t, ver)[abi].number,
+				    t->mark.file, t->mark.line, t->mark.col);
 		}
 	}
 }

@@ -45,18 +45,11 @@ static void missing_version_sizes(struct registry *reg, size_t v)
 		/* no sizes at all: link_abis() said so */
 		if (!abi->sizes_borrowed || !abi->by_version[0].sizes_file)
 			continue;
-		for (size_t h = 0; h < reg->n_headers && !needs; h++) {
-			const struct header *hd = &reg->headers[h];
-
-			if (hd->arch && (!abi->arch || strcmp(hd->arch, abi->arch)))
-				continue;
-			for (size_t i = 0; i < hd->n_commands && !needs; i++) {
-				const struct command *c = &hd->commands[i];
-
-				if (lifetime_has(&c->life, v) && !c->plain && !c->by_name &&
-				    (command_sized_type(c) || c->size_unit))
-					needs = c;
-			}
+		/* the first in spec order */
+		for_each_command(reg, c) {
+			if (!needs && abi_arch_has(abi, c) && lifetime_has(&c->life, v) && !c->plain &&
+			    !c->by_name && (command_sized_type(c) || c->size_unit))
+				needs = c;
 		}
 		if (needs)
 			ERR(reg, abi->mark, "missing-size",
@@ -112,10 +105,8 @@ void number_versions(struct registry *reg, const struct command **byname, size_t
 		commands_number_by_name(reg, 0, byname, n);
 		return;
 	}
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
-			reg->headers[h].commands[i].by_version =
-				arena_alloc(&reg->arena, nv * sizeof(struct abi_number *));
+	for_each_command(reg, c)
+		c->by_version = arena_alloc(&reg->arena, nv * sizeof(struct abi_number *));
 	for (size_t v = 0; v < nv; v++) {
 		size_t from = reg->diags.n;
 
@@ -126,21 +117,14 @@ void number_versions(struct registry *reg, const struct command **byname, size_t
 		commands_number_by_name(reg, v, byname, n);
 		if (v > 0)
 			drop_repeated(&reg->diags, from);
-		for (size_t h = 0; h < reg->n_headers; h++)
-			for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-				struct command *c = &reg->headers[h].commands[i];
-
-				if (lifetime_has(&c->life, v))
-					c->by_version[v] = c->numbers;
-			}
+		for_each_command(reg, c) {
+			if (lifetime_has(&c->life, v))
+				c->by_version[v] = c->numbers;
+		}
 	}
 	show_version_sizes(reg, 0);
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			struct command *c = &reg->headers[h].commands[i];
-
-			c->numbers = c->by_version[c->life.end - 1];
-		}
+	for_each_command(reg, c)
+		c->numbers = c->by_version[c->life.end - 1];
 }
 
 /*
@@ -158,71 +142,69 @@ void check_abi_changes(struct registry *reg)
 	/* per ABI, the version whose number v differs from, or nv */
 	size_t *from = xrealloc(NULL, (reg->n_abis + 1) * sizeof(*from));
 
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			const struct command *c = &reg->headers[h].commands[i];
-			size_t before = reg->n_abi_changes;
+	for_each_command(reg, c) {
+		size_t before = reg->n_abi_changes;
 
-			for (size_t k = 0; k < reg->n_abis; k++)
-				last[k] = nv;
-			for (size_t v = c->life.first; c->by_version && v < c->life.end; v++) {
-				const struct abi_number *now = c->by_version[v];
+		for (size_t k = 0; k < reg->n_abis; k++)
+			last[k] = nv;
+		for (size_t v = c->life.first; c->by_version && v < c->life.end; v++) {
+			const struct abi_number *now = c->by_version[v];
 
-				for (size_t k = 0; k < reg->n_abis; k++) {
-					from[k] = nv;
-					if (!now[k].present)
-						continue;
-					if (last[k] < nv && c->by_version[last[k]][k].number != now[k].number)
-						from[k] = last[k];
-					last[k] = v;
-				}
-				/* one entry per earlier version it changes from */
-				for (size_t k = 0; k < reg->n_abis; k++) {
-					struct abi_change *ch;
-
-					if (from[k] == nv)
-						continue;
-					ch = arena_slot(&reg->arena, &reg->abi_changes, &cap, reg->n_abi_changes++,
-							sizeof(*reg->abi_changes));
-					*ch = (struct abi_change){ c, from[k], v, arena_alloc(&reg->arena,
-						reg->n_abis * sizeof(size_t)), 0 };
-					for (size_t x = k; x < reg->n_abis; x++)
-						if (from[x] == ch->from) {
-							ch->abis[ch->n_abis++] = x;
-							from[x] = nv;
-						}
-				}
+			for (size_t k = 0; k < reg->n_abis; k++) {
+				from[k] = nv;
+				if (!now[k].present)
+					continue;
+				if (last[k] < nv && c->by_version[last[k]][k].number != now[k].number)
+					from[k] = last[k];
+				last[k] = v;
 			}
-			for (size_t x = before; x < reg->n_abi_changes; x++) {
-				const struct abi_change *ch = &reg->abi_changes[x];
-				struct strbuf sb = { 0 };
+			/* one entry per earlier version it changes from */
+			for (size_t k = 0; k < reg->n_abis; k++) {
+				struct abi_change *ch;
 
-				for (size_t a = 0; a < ch->n_abis; a++) {
-					const struct abi_number *o = &c->by_version[ch->from][ch->abis[a]];
-					const struct abi_number *w = &c->by_version[ch->to][ch->abis[a]];
-
-					sb_printf(&sb, "%s%s 0x%08x -> 0x%08x", a ? ", " : "",
-						  reg->abis[ch->abis[a]].name, o->number, w->number);
-					if (!o->variable_size && !w->variable_size && o->size != w->size)
-						sb_printf(&sb, " (size %u -> %u)", o->size, w->size);
-				}
-				if (c->abi_change)
-					CMD_WARN(reg, c, c->abi_change_mark, "abi-change", true,
-						 "%s: its number changes from %s to %s (%s): %s", c->name,
-						 reg->versions[ch->from].name, reg->versions[ch->to].name,
-						 c->abi_change, sb.buf);
-				else
-					CMD_ERR(reg, c, c->mark, "abi-change",
-						"%s: its number changes from %s to %s: %s; a program built for %s breaks unless the kernel takes both: say why with abi-change: \"<reason>\"",
-						c->name, reg->versions[ch->from].name, reg->versions[ch->to].name,
-						sb.buf, reg->versions[ch->from].name);
-				sb_release(&sb);
+				if (from[k] == nv)
+					continue;
+				ch = arena_slot(&reg->arena, &reg->abi_changes, &cap, reg->n_abi_changes++,
+						sizeof(*reg->abi_changes));
+				*ch = (struct abi_change){ c, from[k], v, arena_alloc(&reg->arena,
+					reg->n_abis * sizeof(size_t)), 0 };
+				for (size_t x = k; x < reg->n_abis; x++)
+					if (from[x] == ch->from) {
+						ch->abis[ch->n_abis++] = x;
+						from[x] = nv;
+					}
 			}
-			if (c->abi_change && before == reg->n_abi_changes)
-				CMD_ERR(reg, c, c->abi_change_mark, "abi-change",
-					"'abi-change': %s has one number on each ABI in every known version it exists in: there is no change to accept",
-					c->name);
 		}
+		for (size_t x = before; x < reg->n_abi_changes; x++) {
+			const struct abi_change *ch = &reg->abi_changes[x];
+			struct strbuf sb = { 0 };
+
+			for (size_t a = 0; a < ch->n_abis; a++) {
+				const struct abi_number *o = &c->by_version[ch->from][ch->abis[a]];
+				const struct abi_number *w = &c->by_version[ch->to][ch->abis[a]];
+
+				sb_printf(&sb, "%s%s 0x%08x -> 0x%08x", a ? ", " : "",
+					  reg->abis[ch->abis[a]].name, o->number, w->number);
+				if (!o->variable_size && !w->variable_size && o->size != w->size)
+					sb_printf(&sb, " (size %u -> %u)", o->size, w->size);
+			}
+			if (c->abi_change)
+				CMD_WARN(reg, c, c->abi_change_mark, "abi-change", true,
+					 "%s: its number changes from %s to %s (%s): %s", c->name,
+					 reg->versions[ch->from].name, reg->versions[ch->to].name,
+					 c->abi_change, sb.buf);
+			else
+				CMD_ERR(reg, c, c->mark, "abi-change",
+					"%s: its number changes from %s to %s: %s; a program built for %s breaks unless the kernel takes both: say why with abi-change: \"<reason>\"",
+					c->name, reg->versions[ch->from].name, reg->versions[ch->to].name,
+					sb.buf, reg->versions[ch->from].name);
+			sb_release(&sb);
+		}
+		if (c->abi_change && before == reg->n_abi_changes)
+			CMD_ERR(reg, c, c->abi_change_mark, "abi-change",
+				"'abi-change': %s has one number on each ABI in every known version it exists in: there is no change to accept",
+				c->name);
+	}
 	free(last);
 	free(from);
 }

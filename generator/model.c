@@ -316,25 +316,20 @@ static void write_variant_differs(struct json *j, const struct registry *reg, si
 	size_t b = (size_t)(reg->abis[k].variant_of - reg->abis);
 
 	open_(j, "variant-differs", '[');
-	for (size_t h = 0; h < reg->n_headers; h++) {
-		const struct header *hd = &reg->headers[h];
+	for_each_command(reg, c) {
+		const struct abi_number *n, *base;
 
-		for (size_t i = 0; i < hd->n_commands; i++) {
-			const struct command *c = &hd->commands[i];
-			const struct abi_number *n, *base;
+		if (!c->numbers)
+			continue;
+		n = &c->numbers[k];
+		base = &c->numbers[b];
 
-			if (!c->numbers)
-				continue;
-			n = &c->numbers[k];
-			base = &c->numbers[b];
-
-			if (!n->present || (base->present && base->number == n->number))
-				continue;
-			open_(j, NULL, '{');
-			kstr(j, "command", c->name);
-			kstr(j, "header", hd->path);
-			close_(j, '}');
-		}
+		if (!n->present || (base->present && base->number == n->number))
+			continue;
+		open_(j, NULL, '{');
+		kstr(j, "command", c->name);
+		kstr(j, "header", c->header->path);
+		close_(j, '}');
 	}
 	close_(j, ']');
 }

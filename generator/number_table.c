@@ -111,27 +111,24 @@ void number_table_build(struct number_table *t, const struct registry *reg, size
 		return;
 	t->size_shift = layout_size_shift(l);
 	t->size_field = layout_max_size(l) << t->size_shift;
-	for (size_t h = 0; h < reg->n_headers; h++) {
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			const struct command *c = &reg->headers[h].commands[i];
-			size_t n_carried = carried_numbers(c, k, carried);
+	for_each_command(reg, c) {
+		size_t n_carried = carried_numbers(c, k, carried);
 
-			for (size_t x = 0; x < n_carried; x++) {
-				const struct abi_number *num = carried[x].num;
+		for (size_t x = 0; x < n_carried; x++) {
+			const struct abi_number *num = carried[x].num;
 
-				grow(&t->v, &cap, t->n + c->nr_count, sizeof(*t->v));
-				for (unsigned int a = 0; a < c->nr_count; a++) {
-					/* Split the number the macros make, as a query is
-					 * split: an accepted size-overflow spills into the
-					 * dir bits and must be found as it is. */
-					uint32_t n = c->plain ? num->number :
-						     layout_encode(l, c->dir, c->magic,
-								   command_nr_on(c, &reg->abis[k]) + a, num->size);
+			grow(&t->v, &cap, t->n + c->nr_count, sizeof(*t->v));
+			for (unsigned int a = 0; a < c->nr_count; a++) {
+				/* Split the number the macros make, as a query is
+				 * split: an accepted size-overflow spills into the
+				 * dir bits and must be found as it is. */
+				uint32_t n = c->plain ? num->number :
+					     layout_encode(l, c->dir, c->magic,
+							   command_nr_on(c, &reg->abis[k]) + a, num->size);
 
-					t->v[t->n++] = (struct number_entry){
-						n & ~t->size_field, (n & t->size_field) >> t->size_shift,
-						num->variable_size, a, carried[x].versions, c };
-				}
+				t->v[t->n++] = (struct number_entry){
+					n & ~t->size_field, (n & t->size_field) >> t->size_shift,
+					num->variable_size, a, carried[x].versions, c };
 			}
 		}
 	}

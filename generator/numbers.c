@@ -99,9 +99,10 @@ static bool *absent_table(const struct registry *reg, size_t n_cmds)
 	struct by_name *v = xrealloc(NULL, (n_cmds + 1) * sizeof(*v));
 	size_t n = 0;
 
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++, n++)
-			v[n] = (struct by_name){ &reg->headers[h].commands[i], n };
+	for_each_command(reg, c) {
+		v[n] = (struct by_name){ c, n };
+		n++;
+	}
 	if (n)
 		qsort(v, n, sizeof(*v), by_name_cmp);
 	for (size_t k = 0; k < reg->n_abis; k++) {
@@ -162,13 +163,13 @@ static struct measured *measured_table(const struct registry *reg, size_t n_cmds
 	struct measured *m = memset(xrealloc(NULL, n_slots * sizeof(*m)), 0, n_slots * sizeof(*m));
 	struct by_type *v = xrealloc(NULL, (n_cmds + 1) * sizeof(*v));
 
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++, index++) {
-			const char *t = command_sized_type(&reg->headers[h].commands[i]);
+	for_each_command(reg, c) {
+		const char *t = command_sized_type(c);
 
-			if (t)
-				v[n++] = (struct by_type){ t, index };
-		}
+		if (t)
+			v[n++] = (struct by_type){ t, index };
+		index++;
+	}
 	if (n)
 		qsort(v, n, sizeof(*v), by_type_cmp);
 	for (size_t k = 0; k < reg->n_abis; k++) {
@@ -211,7 +212,7 @@ void commands_number(struct registry *reg, size_t version)
 {
 	uint32_t max_size = UINT32_MAX;
 	const struct layout *ls = registry_smallest(reg, layout_max_size);
-	size_t n_cmds = 0, index = 0;
+	size_t n_cmds, index = 0;
 	bool *lacks;
 	struct measured *measured;
 	/* the numbers of the commands that do not exist in this version: none */
@@ -219,93 +220,91 @@ void commands_number(struct registry *reg, size_t version)
 
 	if (ls)
 		max_size = layout_max_size(ls);
-	for (size_t h = 0; h < reg->n_headers; h++)
-		n_cmds += reg->headers[h].n_commands;
+	n_cmds = registry_command_count(reg);
 	lacks = absent_table(reg, n_cmds);
 	measured = measured_table(reg, n_cmds);
-	for (size_t h = 0; h < reg->n_headers; h++) {
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++, index++) {
-			struct command *c = &reg->headers[h].commands[i];
-			const char *t = command_sized_type(c);
-			bool overflow_reported = false;
+	for_each_command(reg, c) {
+		/* the command's place in spec order, as the tables count */
+		size_t at = index++;
+		const char *t = command_sized_type(c);
+		bool overflow_reported = false;
 
-			if (!numbered_in(reg, c, version)) {
-				c->numbers = none;
+		if (!numbered_in(reg, c, version)) {
+			c->numbers = none;
+			continue;
+		}
+		c->numbers = arena_alloc(&reg->arena, (reg->n_abis + 1) * sizeof(*c->numbers));
+		for (size_t k = 0; k < reg->n_abis; k++) {
+			const struct abi *abi = &reg->abis[k];
+			struct abi_number *num = &c->numbers[k];
+			const struct measured *ms = &measured[at * reg->n_abis + k];
+			uint32_t size = ms->size;	/* 0 without a sized type */
+
+			/* abi_has(), with the absent: lists looked up once */
+			if (!abi->layout || !abi->sizes_file || lacks[at * reg->n_abis + k] ||
+			    !abi_arch_has(abi, c) || c->by_name)
+				continue;
+			if (c->plain) {
+				struct ioc_fields f;
+
+				/* the size field as _IOC_SIZE reads it, for display */
+				layout_decode(abi->layout, c->number, &f);
+				num->present = true;
+				num->number = c->number;
+				num->size = f.size;
 				continue;
 			}
-			c->numbers = arena_alloc(&reg->arena, (reg->n_abis + 1) * sizeof(*c->numbers));
-			for (size_t k = 0; k < reg->n_abis; k++) {
-				const struct abi *abi = &reg->abis[k];
-				struct abi_number *num = &c->numbers[k];
-				const struct measured *ms = &measured[index * reg->n_abis + k];
-				uint32_t size = ms->size;	/* 0 without a sized type */
-
-				/* abi_has(), with the absent: lists looked up once */
-				if (!abi->layout || !abi->sizes_file || lacks[index * reg->n_abis + k] ||
-				    !abi_arch_has(abi, c) || c->by_name)
-					continue;
-				if (c->plain) {
-					struct ioc_fields f;
-
-					/* the size field as _IOC_SIZE reads it, for display */
-					layout_decode(abi->layout, c->number, &f);
-					num->present = true;
-					num->number = c->number;
-					num->size = f.size;
-					continue;
-				}
-				if (c->legacy)
-					check_legacy(reg, c, abi);
-				/* a version without sizes for the ABI: reported once (check_numbers.c) */
-				if (t && !ms->found) {
-					if (!abi->sizes_borrowed)
-						CMD_ERR(reg, c, c->legacy ? c->legacy->spell_mark : c->type_mark,
-							"missing-size",
-						    "%s: no measured size of '%s' on %s%s: run %s", c->name, t,
-						    abi->name, missing_where(reg, version, true),
-						    missing_where(reg, version, false));
-					continue;
-				}
-				if (c->size_unit && !abi_sizeof(abi, c->size_unit, &num->unit)) {
-					if (!abi->sizes_borrowed)
-						CMD_ERR(reg, c, c->type_mark, "missing-size",
-						    "%s: no measured size of '%s' on %s%s: run %s", c->name,
-						    c->size_unit, abi->name, missing_where(reg, version, true),
-						    missing_where(reg, version, false));
-					continue;
-				}
-				if (c->has_size) {
-					size = c->size;
-					if (size > max_size) {
-						if (!overflow_reported)
-							CMD_ERR(reg, c, c->size_mark, "size-overflow",
-							    "%s: size %s is more than the %u-bit size field of layout '%s' holds",
-							    c->name, c->size_text, ls->size_bits, ls->name);
-						overflow_reported = true;
-						continue;
-					}
-				}
-				if (size > max_size) {
-					bool accepted = c->accept & ACCEPT_SIZE_OVERFLOW;
-
-					if (!overflow_reported)
-						diag_add_about(&reg->diags, command_about(c),
-							 c->legacy ? c->legacy->spell_mark : c->type_mark,
-							 accepted ? SEV_WARNING : SEV_ERROR, "size-overflow", accepted,
-							 "%s: '%s' is %u bytes on %s, more than the %u-bit size field of layout '%s' holds",
-							 c->name, t, size, abi->name, ls->size_bits, ls->name);
-					overflow_reported = true;
-					/* Accepted: the number is what the macros make of it,
-					 * size bits spilling into the dir field included. */
-					if (!accepted)
-						continue;
-				}
-				num->present = true;
-				num->variable_size = c->size_param != NULL;
-				num->size = size;
-				num->number = layout_encode(abi->layout, c->dir, c->magic,
-							    command_nr_on(c, abi), size);
+			if (c->legacy)
+				check_legacy(reg, c, abi);
+			/* a version without sizes for the ABI: reported once (check_numbers.c) */
+			if (t && !ms->found) {
+				if (!abi->sizes_borrowed)
+					CMD_ERR(reg, c, c->legacy ? c->legacy->spell_mark : c->type_mark,
+						"missing-size",
+					    "%s: no measured size of '%s' on %s%s: run %s", c->name, t,
+					    abi->name, missing_where(reg, version, true),
+					    missing_where(reg, version, false));
+				continue;
 			}
+			if (c->size_unit && !abi_sizeof(abi, c->size_unit, &num->unit)) {
+				if (!abi->sizes_borrowed)
+					CMD_ERR(reg, c, c->type_mark, "missing-size",
+					    "%s: no measured size of '%s' on %s%s: run %s", c->name,
+					    c->size_unit, abi->name, missing_where(reg, version, true),
+					    missing_where(reg, version, false));
+				continue;
+			}
+			if (c->has_size) {
+				size = c->size;
+				if (size > max_size) {
+					if (!overflow_reported)
+						CMD_ERR(reg, c, c->size_mark, "size-overflow",
+						    "%s: size %s is more than the %u-bit size field of layout '%s' holds",
+						    c->name, c->size_text, ls->size_bits, ls->name);
+					overflow_reported = true;
+					continue;
+				}
+			}
+			if (size > max_size) {
+				bool accepted = c->accept & ACCEPT_SIZE_OVERFLOW;
+
+				if (!overflow_reported)
+					diag_add_about(&reg->diags, command_about(c),
+						 c->legacy ? c->legacy->spell_mark : c->type_mark,
+						 accepted ? SEV_WARNING : SEV_ERROR, "size-overflow", accepted,
+						 "%s: '%s' is %u bytes on %s, more than the %u-bit size field of layout '%s' holds",
+						 c->name, t, size, abi->name, ls->size_bits, ls->name);
+				overflow_reported = true;
+				/* Accepted: the number is what the macros make of it,
+				 * size bits spilling into the dir field included. */
+				if (!accepted)
+					continue;
+			}
+			num->present = true;
+			num->variable_size = c->size_param != NULL;
+			num->size = size;
+			num->number = layout_encode(abi->layout, c->dir, c->magic,
+						    command_nr_on(c, abi), size);
 		}
 	}
 	free(lacks);
@@ -314,9 +313,8 @@ void commands_number(struct registry *reg, size_t version)
 
 void commands_spell(struct registry *reg)
 {
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
-			spell(reg, &reg->headers[h].commands[i]);
+	for_each_command(reg, c)
+		spell(reg, c);
 }
 
 /* ------------------------------------------------------------ spelled as another's name */
@@ -366,47 +364,42 @@ void commands_number_by_name(struct registry *reg, size_t version, const struct 
 	/* a chain (TIOCINQ -> FIONREAD -> a number) resolves from its end */
 	while (progress) {
 		progress = false;
-		for (size_t h = 0; h < reg->n_headers; h++)
-			for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-				struct command *c = &reg->headers[h].commands[i];
-
-				for (size_t k = 0; c->by_name && numbered_in(reg, c, version) &&
-						   k < reg->n_abis; k++) {
-					const struct abi *abi = &reg->abis[k];
-					const struct abi_number *t;
-					bool pending;
-
-					if (!abi->layout || !abi->sizes_file || !abi_has(abi, c) ||
-					    c->numbers[k].present)
-						continue;
-					t = named_number(reg, v, n, c, k, &pending);
-					if (t && !pending) {
-						c->numbers[k] = *t;
-						progress = true;
-					}
-				}
-			}
-	}
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			struct command *c = &reg->headers[h].commands[i];
-			size_t missing = 0, at = 0, first;
-
-			/* a name no command has is check_aliases()'s to report */
+		for_each_command(reg, c) {
 			for (size_t k = 0; c->by_name && numbered_in(reg, c, version) &&
 					   k < reg->n_abis; k++) {
 				const struct abi *abi = &reg->abis[k];
+				const struct abi_number *t;
+				bool pending;
 
-				if (abi->layout && abi->sizes_file && abi_has(abi, c) &&
-				    !c->numbers[k].present &&
-				    find_named(v, n, command_alias_on(c, abi), &first) && !missing++)
-					at = k;
+				if (!abi->layout || !abi->sizes_file || !abi_has(abi, c) ||
+				    c->numbers[k].present)
+					continue;
+				t = named_number(reg, v, n, c, k, &pending);
+				if (t && !pending) {
+					c->numbers[k] = *t;
+					progress = true;
+				}
 			}
-			if (missing)
-				CMD_ERR(reg, c, c->alias_mark, "alias",
-				    "%s is spelled as %s, but on %s%s no command of that name has a number",
-				    c->name, command_alias_on(c, &reg->abis[at]), reg->abis[at].name,
-				    missing == 1 ? "" : missing == 2 ? " (and 1 more ABI)" :
-				    arena_printf(&reg->arena, " (and %zu more ABIs)", missing - 1));
 		}
+	}
+	for_each_command(reg, c) {
+		size_t missing = 0, at = 0, first;
+
+		/* a name no command has is check_aliases()'s to report */
+		for (size_t k = 0; c->by_name && numbered_in(reg, c, version) &&
+				   k < reg->n_abis; k++) {
+			const struct abi *abi = &reg->abis[k];
+
+			if (abi->layout && abi->sizes_file && abi_has(abi, c) &&
+			    !c->numbers[k].present &&
+			    find_named(v, n, command_alias_on(c, abi), &first) && !missing++)
+				at = k;
+		}
+		if (missing)
+			CMD_ERR(reg, c, c->alias_mark, "alias",
+			    "%s is spelled as %s, but on %s%s no command of that name has a number",
+			    c->name, command_alias_on(c, &reg->abis[at]), reg->abis[at].name,
+			    missing == 1 ? "" : missing == 2 ? " (and 1 more ABI)" :
+			    arena_printf(&reg->arena, " (and %zu more ABIs)", missing - 1));
+	}
 }

@@ -63,11 +63,10 @@ const struct command **commands_by_name(const struct registry *reg, size_t *n)
 	size_t cap = 0;
 
 	*n = 0;
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			grow(&v, &cap, *n + 1, sizeof(*v));
-			v[(*n)++] = &reg->headers[h].commands[i];
-		}
+	for_each_command(reg, c) {
+		grow(&v, &cap, *n + 1, sizeof(*v));
+		v[(*n)++] = c;
+	}
 	if (*n)
 		qsort(v, *n, sizeof(*v), cmd_name_cmp);
 	return v;

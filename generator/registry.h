@@ -455,11 +455,14 @@ size_t command_measure(const struct command *c, const char *types[MEASURE_MAX]);
 /*
  * Every command of the registry in spec order: headers by path, then their
  * entries.  c is a struct command *; the loop is two nested for loops, so
- * break leaves the current header's commands only.
+ * break leaves the current header's commands only.  No pointer arithmetic
+ * on an empty header's NULL array (undefined, and UBSan says so).
  */
 #define for_each_command(reg, c) \
-	for (struct header *c##_hd = (reg)->headers; c##_hd < (reg)->headers + (reg)->n_headers; \
-	     c##_hd++) \
-		for (struct command *c = c##_hd->commands; c < c##_hd->commands + c##_hd->n_commands; c++)
+	for (size_t c##_h = 0; c##_h < (reg)->n_headers; c##_h++) \
+		for (struct command *c = (reg)->headers[c##_h].commands, \
+		     *c##_end = (reg)->headers[c##_h].n_commands ? \
+				c + (reg)->headers[c##_h].n_commands : c; \
+		     c != c##_end; c++)
 
 #endif
