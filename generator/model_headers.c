@@ -4,9 +4,7 @@
  * and its commands with their spelling, lifetime, variants and numbers
  * (those of each known version where they differ).
  */
-
 #include "json.h"
-#include "lint.h"
 
 /* Do two versions' numbers of a command differ on some ABI (a number, a
  * size, or a presence)? */

@@ -89,6 +89,14 @@ void load_magic(struct loader *L, const struct ynode *root);
 void load_sizes(struct loader *L, const struct ynode *root, const char *rel, const char *file);
 /* spec_types.c: new, constants and types of a header spec */
 void load_header_types(struct loader *L, struct header *h, const struct ynode *root);
+/* spec_command.c: the parts of a command entry with loaders of their own;
+ * the bool ones say whether the part was good */
+void load_legacy(struct loader *L, struct command *c, const struct ynode *m);
+void get_abi_change(struct loader *L, struct command *c, const struct ynode *m);
+void load_variants(struct loader *L, struct command *c, const struct ynode *m);
+bool load_unused_params(struct loader *L, struct command *c, const struct ynode *m);
+bool load_size_unit(struct loader *L, struct command *c, const struct ynode *m, bool have_dir);
+bool load_size(struct loader *L, struct command *c, const struct ynode *m);
 /* spec_header.c */
 void load_header(struct loader *L, const struct ynode *root, const char *rel, const char *file);
 
