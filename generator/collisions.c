@@ -211,10 +211,34 @@ static void add_collisions(struct registry *reg, size_t *cap, const struct abi *
 	}
 }
 
+/*
+ * The entries of group g (one key, n entries, sorted by size) that carry
+ * size sz: the run [x, y) of that size and every variable-size entry, in
+ * the group's order.  Built per size from the variable entries' places
+ * (var, n_var of them): filtering the whole group for each of its sizes
+ * was quadratic in a group's size.
+ */
+static size_t entries_of_size(const struct number_entry *g, size_t x, size_t y,
+			      const size_t *var, size_t n_var, struct number_entry *out)
+{
+	size_t n = 0, p = 0;
+
+	while (p < n_var && var[p] < x)
+		out[n++] = g[var[p++]];
+	for (size_t z = x; z < y; z++)
+		out[n++] = g[z];
+	while (p < n_var && var[p] < y)
+		p++;
+	while (p < n_var)
+		out[n++] = g[var[p++]];
+	return n;
+}
+
 static void find_collisions(struct registry *reg)
 {
-	size_t cap = 0, scratch_cap = 0;
-	struct number_entry *scratch = NULL;
+	size_t cap = 0, scratch_cap = 0, sel_cap = 0, var_cap = 0;
+	struct number_entry *scratch = NULL, *sel = NULL;
+	size_t *var = NULL;
 	struct reuses reuses = { 0 };
 
 	for (size_t k = 0; k < reg->n_abis; k++) {
@@ -225,24 +249,33 @@ static void find_collisions(struct registry *reg)
 		number_table_build(&t, reg, k);
 		s = t.v;
 		for (size_t i = 0; i < t.n;) {
-			size_t j = i;
+			size_t j = i, n_var = 0;
+			bool any_fixed = false;
 
 			while (j < t.n && s[j].key == s[i].key)
 				j++;
 			if (j - i > 1 && reg->n_versions > 1)
 				find_reuses(&reuses, abi, &t, s + i, j - i);
+			grow(&sel, &sel_cap, j - i, sizeof(*sel));
+			grow(&var, &var_cap, j - i, sizeof(*var));
+			for (size_t x = 0; x < j - i; x++)
+				if (s[i + x].variable)
+					var[n_var++] = x;
 			/* one collision per distinct fixed size, variable-size families join each */
-			bool any_fixed = false;
-			uint32_t last_size = 0;
+			for (size_t x = 0, y; x < j - i; x = y) {
+				uint32_t size = s[i + x].size;
+				size_t n_sel;
 
-			for (size_t x = i; x < j; x++) {
-				if (s[x].variable || (any_fixed && s[x].size == last_size))
+				y = x + 1;
+				if (s[i + x].variable)
 					continue;
 				any_fixed = true;
-				last_size = s[x].size;
-				if (distinct_cmds(s + i, j - i, s[x].size))
-					add_collisions(reg, &cap, abi, s[x].key | s[x].size << t.size_shift,
-						       s + i, j - i, s[x].size, &scratch, &scratch_cap);
+				while (y < j - i && s[i + y].size == size)
+					y++;
+				n_sel = entries_of_size(s + i, x, y, var, n_var, sel);
+				if (distinct_cmds(sel, n_sel, size))
+					add_collisions(reg, &cap, abi, s[i + x].key | size << t.size_shift,
+						       sel, n_sel, size, &scratch, &scratch_cap);
 			}
 			if (!any_fixed && distinct_cmds(s + i, j - i, UINT32_MAX))
 				add_collisions(reg, &cap, abi, s[i].key, s + i, j - i, UINT32_MAX,
@@ -252,6 +285,8 @@ static void find_collisions(struct registry *reg)
 		number_table_release(&t);
 	}
 	free(scratch);
+	free(sel);
+	free(var);
 	warn_reuses(reg, &reuses);
 }
 
