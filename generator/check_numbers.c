@@ -99,10 +99,12 @@ static void drop_repeated(struct diags *d, size_t from)
 void number_versions(struct registry *reg, const struct command **byname, size_t n)
 {
 	size_t nv = reg->n_versions;
+	struct numbering *nb = numbering_new(reg, byname, n);
 
 	if (nv < 2) {
-		commands_number(reg, 0);
+		commands_number(reg, 0, nb);
 		commands_number_by_name(reg, 0, byname, n);
+		numbering_free(nb);
 		return;
 	}
 	for_each_command(reg, c)
@@ -113,7 +115,7 @@ void number_versions(struct registry *reg, const struct command **byname, size_t
 		show_version_sizes(reg, v);
 		if (v > 0)
 			missing_version_sizes(reg, v);
-		commands_number(reg, v);
+		commands_number(reg, v, nb);
 		commands_number_by_name(reg, v, byname, n);
 		if (v > 0)
 			drop_repeated(&reg->diags, from);
@@ -122,6 +124,7 @@ void number_versions(struct registry *reg, const struct command **byname, size_t
 				c->by_version[v] = c->numbers;
 		}
 	}
+	numbering_free(nb);
 	show_version_sizes(reg, 0);
 	for_each_command(reg, c)
 		c->numbers = c->by_version[c->life.end - 1];

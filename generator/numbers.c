@@ -80,9 +80,69 @@ struct by_name {
 	size_t index;
 };
 
-static int by_name_cmp(const void *pa, const void *pb)
+/* What abi_sizeof() says of a command's sized type on one ABI. */
+struct measured {
+	bool found;
+	uint32_t size;
+};
+
+/* A command's sized type, and its place in spec order. */
+struct by_type {
+	const char *type;
+	size_t index;
+};
+
+static int by_type_cmp(const void *pa, const void *pb)
 {
-	return strcmp(((const struct by_name *)pa)->c->name, ((const struct by_name *)pb)->c->name);
+	return strcmp(((const struct by_type *)pa)->type, ((const struct by_type *)pb)->type);
+}
+
+/* What numbering every known version looks commands up by, made once. */
+struct numbering {
+	struct by_name *names;	/* every command, by name */
+	struct by_type *types;	/* the commands with a sized type, by type */
+	size_t n_cmds, n_types;
+};
+
+struct numbering *numbering_new(const struct registry *reg, const struct command **byname, size_t n)
+{
+	struct numbering *nb = xrealloc(NULL, sizeof(*nb));
+	size_t *first = xrealloc(NULL, (reg->n_headers + 1) * sizeof(*first));
+	size_t index = 0;
+
+	/* the place in spec order of each header's first command */
+	for (size_t h = 0; h < reg->n_headers; h++) {
+		first[h] = index;
+		index += reg->headers[h].n_commands;
+	}
+	nb->n_cmds = n;
+	nb->names = xrealloc(NULL, (n + 1) * sizeof(*nb->names));
+	for (size_t i = 0; i < n; i++) {
+		const struct command *c = byname[i];
+
+		nb->names[i] = (struct by_name){
+			c, first[c->header - reg->headers] + (size_t)(c - c->header->commands) };
+	}
+	free(first);
+	nb->types = xrealloc(NULL, (n + 1) * sizeof(*nb->types));
+	nb->n_types = index = 0;
+	for_each_command(reg, c) {
+		const char *t = command_sized_type(c);
+
+		if (t)
+			nb->types[nb->n_types++] = (struct by_type){ t, index };
+		index++;
+	}
+	if (nb->n_types)
+		qsort(nb->types, nb->n_types, sizeof(*nb->types), by_type_cmp);
+	return nb;
+}
+
+void numbering_free(struct numbering *nb)
+{
+	free(nb->names);
+	free(nb->types);
+	free(nb);
 }
 
 /*
@@ -92,19 +152,12 @@ static int by_name_cmp(const void *pa, const void *pb)
  * bsearch()es of the absent: list per command and ABI (most of the time of
  * numbering).  Arch headers are left to the caller.
  */
-static bool *absent_table(const struct registry *reg, size_t n_cmds)
+static bool *absent_table(const struct registry *reg, const struct numbering *nb)
 {
-	size_t n_flags = n_cmds * reg->n_abis + 1;
+	size_t n = nb->n_cmds, n_flags = n * reg->n_abis + 1;
 	bool *lacks = memset(xrealloc(NULL, n_flags * sizeof(*lacks)), 0, n_flags * sizeof(*lacks));
-	struct by_name *v = xrealloc(NULL, (n_cmds + 1) * sizeof(*v));
-	size_t n = 0;
+	const struct by_name *v = nb->names;
 
-	for_each_command(reg, c) {
-		v[n] = (struct by_name){ c, n };
-		n++;
-	}
-	if (n)
-		qsort(v, n, sizeof(*v), by_name_cmp);
 	for (size_t k = 0; k < reg->n_abis; k++) {
 		for (size_t e = 0; e < reg->abis[k].n_absent; e++) {
 			/* NAME, or HEADER:NAME: a name never holds a ':' */
@@ -130,25 +183,7 @@ static bool *absent_table(const struct registry *reg, size_t n_cmds)
 			}
 		}
 	}
-	free(v);
 	return lacks;
-}
-
-/* What abi_sizeof() says of a command's sized type on one ABI. */
-struct measured {
-	bool found;
-	uint32_t size;
-};
-
-/* A command's sized type, and its place in spec order. */
-struct by_type {
-	const char *type;
-	size_t index;
-};
-
-static int by_type_cmp(const void *pa, const void *pb)
-{
-	return strcmp(((const struct by_type *)pa)->type, ((const struct by_type *)pb)->type);
 }
 
 /*
@@ -157,21 +192,12 @@ static int by_type_cmp(const void *pa, const void *pb)
  * ABI's sizes, which are sorted too.  A bsearch() per command and ABI was
  * most of the time of numbering.
  */
-static struct measured *measured_table(const struct registry *reg, size_t n_cmds)
+static struct measured *measured_table(const struct registry *reg, const struct numbering *nb)
 {
-	size_t n_slots = n_cmds * reg->n_abis + 1, n = 0, index = 0;
+	size_t n_slots = nb->n_cmds * reg->n_abis + 1, n = nb->n_types;
 	struct measured *m = memset(xrealloc(NULL, n_slots * sizeof(*m)), 0, n_slots * sizeof(*m));
-	struct by_type *v = xrealloc(NULL, (n_cmds + 1) * sizeof(*v));
+	const struct by_type *v = nb->types;
 
-	for_each_command(reg, c) {
-		const char *t = command_sized_type(c);
-
-		if (t)
-			v[n++] = (struct by_type){ t, index };
-		index++;
-	}
-	if (n)
-		qsort(v, n, sizeof(*v), by_type_cmp);
 	for (size_t k = 0; k < reg->n_abis; k++) {
 		const struct abi *abi = &reg->abis[k];
 
@@ -187,7 +213,6 @@ static struct measured *measured_table(const struct registry *reg, size_t n_cmds
 			}
 		}
 	}
-	free(v);
 	return m;
 }
 
@@ -208,11 +233,11 @@ static const char *missing_where(struct registry *reg, size_t v, bool in)
 			    reg->versions[v].name, reg->versions[v].name);
 }
 
-void commands_number(struct registry *reg, size_t version)
+void commands_number(struct registry *reg, size_t version, const struct numbering *nb)
 {
 	uint32_t max_size = UINT32_MAX;
 	const struct layout *ls = registry_smallest(reg, layout_max_size);
-	size_t n_cmds, index = 0;
+	size_t index = 0;
 	bool *lacks;
 	struct measured *measured;
 	/* the numbers of the commands that do not exist in this version: none */
@@ -220,9 +245,8 @@ void commands_number(struct registry *reg, size_t version)
 
 	if (ls)
 		max_size = layout_max_size(ls);
-	n_cmds = registry_command_count(reg);
-	lacks = absent_table(reg, n_cmds);
-	measured = measured_table(reg, n_cmds);
+	lacks = absent_table(reg, nb);
+	measured = measured_table(reg, nb);
 	for_each_command(reg, c) {
 		/* the command's place in spec order, as the tables count */
 		size_t at = index++;

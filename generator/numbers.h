@@ -44,11 +44,16 @@ int number_entry_cmp(const struct number_entry *a, const struct number_entry *b)
 
 /* The macro and C arguments of every command (needs no sizes). */
 void commands_spell(struct registry *reg);
+/* The commands as numbering looks them up (by name, by sized type), made
+ * once for every known version; byname: commands_by_name(). */
+struct numbering;
+struct numbering *numbering_new(const struct registry *reg, const struct command **byname, size_t n);
+void numbering_free(struct numbering *nb);
 /* Every command's number on every ABI with a layout and sizes, with the
  * sizes the ABIs show now (those of known version `version`): with two
  * known versions or more, only the commands that exist in it are
  * numbered, the others get numbers that are all absent. */
-void commands_number(struct registry *reg, size_t version);
+void commands_number(struct registry *reg, size_t version, const struct numbering *nb);
 /* The numbers of the commands spelled as another's name (after
  * commands_number of the same version); v: commands_by_name(). */
 void commands_number_by_name(struct registry *reg, size_t version, const struct command **v,
