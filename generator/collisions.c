@@ -6,6 +6,7 @@
  * one warning per set of names in conflict, listing every ABI where they
  * share a number.  A shared number of aliases only is listed, not warned.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -290,82 +291,88 @@ static void find_collisions(struct registry *reg)
 	warn_reuses(reg, &reuses);
 }
 
-struct shared {
-	char *names;	/* "A, B": the commands of one collision */
-	size_t i;	/* its index in reg->collisions */
-};
-
-static int shared_cmp(const void *pa, const void *pb)
+/* FNV-1a of a set's names, for the table of sets below. */
+static uint64_t names_hash(const char *s)
 {
-	const struct shared *a = pa, *b = pb;
-	/* no names (aliases only) first */
-	int c = !a->names || !b->names ? (a->names != NULL) - (b->names != NULL) :
-		strcmp(a->names, b->names);
+	uint64_t h = 1469598103934665603u;
 
-	if (c)
-		return c;
-	return a->i < b->i ? -1 : a->i > b->i;
-}
-
-static int shared_first_cmp(const void *pa, const void *pb)
-{
-	const struct shared *a = *(const struct shared *const *)pa;
-	const struct shared *b = *(const struct shared *const *)pb;
-
-	return a->i < b->i ? -1 : a->i > b->i;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		h = (h ^ *p) * 1099511628211u;
+	return h;
 }
 
 /*
  * One warning per set of commands that share a number, listing every ABI
- * where they do, in the order the sets first appear.  Sorting the sets by
- * their names keeps this n log n: comparing every pair made check
- * quadratic in the number of collisions (seen by make bench).
+ * where they do, in the order the sets first appear.  The sets are found
+ * by their names in a hash table, each chaining its collisions in order:
+ * linear.  Comparing every pair was quadratic in the number of collisions,
+ * and sorting them by names n log n in string comparisons (make bench).
  */
 static void warn_collisions(struct registry *reg)
 {
-	size_t n = reg->n_collisions, n_first = 0;
-	struct shared *v = xrealloc(NULL, (n + 1) * sizeof(*v));
-	struct shared **first = xrealloc(NULL, (n + 1) * sizeof(*first));
+	size_t n = reg->n_collisions, cap = 16;
+	char **names = xrealloc(NULL, (n + 1) * sizeof(*names));
+	/* next[i]: the next collision of i's set, or SIZE_MAX; last[f]: the
+	 * last one so far of the set whose first is f */
+	size_t *next = xrealloc(NULL, (n + 1) * sizeof(*next));
+	size_t *last = xrealloc(NULL, (n + 1) * sizeof(*last));
+	bool *first = xrealloc(NULL, (n + 1) * sizeof(*first));
+	size_t *slot;	/* each set's first collision, SIZE_MAX for a free slot */
 
+	while (cap < 2 * n)
+		cap *= 2;
+	slot = memset(xrealloc(NULL, cap * sizeof(*slot)), 0xff, cap * sizeof(*slot));
 	for (size_t i = 0; i < n; i++) {
 		const struct collision *col = &reg->collisions[i];
-		struct strbuf names = { 0 };
+		struct strbuf sb = { 0 };
+		size_t h;
 
+		names[i] = NULL;
+		next[i] = SIZE_MAX;
+		first[i] = false;
 		/* aliases only: listed in the model, not warned */
-		if (collision_conflict(col))
-			collision_names(col, &names, false);
-		v[i] = (struct shared){ names.buf, i };
+		if (!collision_conflict(col))
+			continue;
+		collision_names(col, &sb, false);
+		names[i] = sb.buf;
+		h = (size_t)names_hash(names[i]) & (cap - 1);
+		while (slot[h] != SIZE_MAX && strcmp(names[slot[h]], names[i]))
+			h = (h + 1) & (cap - 1);
+		if (slot[h] == SIZE_MAX) {
+			slot[h] = last[i] = i;
+			first[i] = true;
+		} else {
+			next[last[slot[h]]] = i;
+			last[slot[h]] = i;
+		}
 	}
-	if (n)
-		qsort(v, n, sizeof(*v), shared_cmp);
-	for (size_t g = 0; g < n; g++)
-		if (v[g].names && (g == 0 || !v[g - 1].names || strcmp(v[g].names, v[g - 1].names)))
-			first[n_first++] = &v[g];
-	if (n_first)
-		qsort(first, n_first, sizeof(*first), shared_first_cmp);
-	for (size_t f = 0; f < n_first; f++) {
-		const struct shared *head = first[f];
-		const struct collision *col = &reg->collisions[head->i];
-		const struct command *last = col->cmds[0];
+	for (size_t f = 0; f < n; f++) {
+		const struct collision *col = &reg->collisions[f];
+		const struct command *at = col->cmds[0];
 		struct strbuf abis = { 0 };
 		bool accepted = false;
 
+		if (!first[f])
+			continue;
 		for (size_t k = 0; k < col->n_cmds; k++) {
 			accepted |= (col->cmds[k]->accept & ACCEPT_SHARED_NUMBER) != 0;
-			if (command_spec_order(col->cmds[k], last) > 0)
-				last = col->cmds[k];
+			if (command_spec_order(col->cmds[k], at) > 0)
+				at = col->cmds[k];
 		}
-		for (const struct shared *o = head; o < v + n && !strcmp(o->names, head->names); o++)
+		for (size_t o = f; o != SIZE_MAX; o = next[o])
 			sb_printf(&abis, "%s%s 0x%08x", abis.len ? ", " : "",
-				  reg->collisions[o->i].abi->name, reg->collisions[o->i].number);
-		CMD_WARN(reg, last, last->mark, "shared-number", accepted, "%s share a number: %s", head->names,
-		     abis.buf);
+				  reg->collisions[o].abi->name, reg->collisions[o].number);
+		CMD_WARN(reg, at, at->mark, "shared-number", accepted, "%s share a number: %s", names[f],
+			 abis.buf);
 		sb_release(&abis);
 	}
 	for (size_t i = 0; i < n; i++)
-		free(v[i].names);
+		free(names[i]);
+	free(names);
+	free(next);
+	free(last);
 	free(first);
-	free(v);
+	free(slot);
 }
 
 void collisions_find(struct registry *reg)
