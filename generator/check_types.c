@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "check.h"
+#include "rules.h"
 
 struct fixed {
 	const char *name;

@@ -6,10 +6,12 @@
  * one warning per set of names in conflict, listing every ABI where they
  * share a number.  A shared number of aliases only is listed, not warned.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "numbers.h"
+#include "rules.h"
 
 static void add_collision(struct registry *reg, size_t *cap, const struct abi *abi, uint32_t number,
 			  const struct number_entry *group, size_t n, uint32_t size, uint64_t versions)
@@ -35,71 +37,70 @@ static void add_collision(struct registry *reg, size_t *cap, const struct abi *a
 			col->cmds[k++] = group[i].cmd;
 	}
 	col->n_cmds = k;
-	/* one group per alias root, in order of first appearance */
+	/* one group per alias root, in order of first appearance; each root
+	 * looked up once, not once per pair */
+	const char **root = xrealloc(NULL, (k + 1) * sizeof(*root));
+	size_t *count;
+
 	col->group = arena_alloc(&reg->arena, (k + 1) * sizeof(*col->group));
 	col->n_groups = 0;
 	for (size_t i = 0; i < k; i++) {
 		size_t g;
 
+		root[i] = command_alias_root_on(col->cmds[i], abi);
 		for (g = 0; g < i; g++)
-			if (!strcmp(command_alias_root_on(col->cmds[g], abi),
-				    command_alias_root_on(col->cmds[i], abi)))
+			if (!strcmp(root[g], root[i]))
 				break;
 		col->group[i] = g < i ? col->group[g] : col->n_groups++;
 	}
-}
-
-/* The k-th name of group g, the command's own name (its alias root) first; -1 past the end. */
-long collision_member(const struct collision *col, size_t g, size_t k)
-{
+	/*
+	 * The members of each group in the order collision_member() gives
+	 * them: the root's own name first, then the others as they appear.
+	 * Made once here: rescanning every member per lookup made writing
+	 * the collisions quadratic in their size.
+	 */
+	col->group_start = arena_alloc(&reg->arena, (col->n_groups + 1) * sizeof(*col->group_start));
+	col->order = arena_alloc(&reg->arena, (k + 1) * sizeof(*col->order));
+	count = memset(xrealloc(NULL, (col->n_groups + 1) * sizeof(*count)), 0,
+		       (col->n_groups + 1) * sizeof(*count));
+	for (size_t i = 0; i < k; i++)
+		count[col->group[i]]++;
+	col->group_start[0] = 0;
+	for (size_t g = 0; g < col->n_groups; g++)
+		col->group_start[g + 1] = col->group_start[g] + count[g];
+	memset(count, 0, (col->n_groups + 1) * sizeof(*count));
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < col->n_cmds; i++) {
-			bool root = !strcmp(col->cmds[i]->name,
-					    command_alias_root_on(col->cmds[i], col->abi));
+		for (size_t i = 0; i < k; i++) {
+			size_t g = col->group[i];
+			bool is_root = !strcmp(col->cmds[i]->name, root[i]);
 
-			if (col->group[i] == g && root == !pass && k-- == 0)
-				return (long)i;
+			if (is_root == !pass)
+				col->order[col->group_start[g] + count[g]++] = i;
 		}
-	return -1;
+	free(count);
+	free(root);
 }
 
-/* "A = B, C": the names of a collision, the names of one command joined by " = ". */
-void collision_names(const struct collision *col, struct strbuf *sb, bool with_headers)
+/*
+ * Do two distinct commands carry the number at this size?  A family over
+ * many nr shares a number with itself only across params: that is one.
+ * Comparing with the first one's name is enough, and linear: counting
+ * the distinct names pair by pair was quadratic in a number's entries.
+ */
+static bool distinct_cmds(const struct number_entry *g, size_t n, uint32_t size)
 {
-	for (size_t g = 0; g < col->n_groups; g++) {
-		long i;
-
-		/* sb_puts, not sb_printf: the check and the lint list thousands */
-		for (size_t k = 0; (i = collision_member(col, g, k)) >= 0; k++) {
-			sb_puts(sb, k ? " = " : g ? ", " : "");
-			sb_puts(sb, col->cmds[i]->name);
-			if (with_headers) {
-				sb_lit(sb, " (");
-				sb_puts(sb, col->cmds[i]->header->path);
-				sb_putc(sb, ')');
-			}
-		}
-	}
-}
-
-/* A family over many nr shares a number with itself only across params: skip that. */
-static size_t distinct_cmds(const struct number_entry *g, size_t n, uint32_t size)
-{
-	size_t k = 0;
+	const char *first = NULL;
 
 	for (size_t i = 0; i < n; i++) {
-		bool seen = false;
-
 		if (!(g[i].variable || g[i].size == size))
 			continue;
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(g[j].cmd->name, g[i].cmd->name) && (g[j].variable || g[j].size == size))
-				seen = true;
-		k += !seen;
+		if (!first)
+			first = g[i].cmd->name;
+		else if (strcmp(g[i].cmd->name, first))
+			return true;
 	}
-	return k;
+	return false;
 }
-
 
 /* A dead number used again: now exists in a version where gone, with the
  * same number on an ABI, no longer does.  One warning per pair, listing
@@ -205,16 +206,40 @@ static void add_collisions(struct registry *reg, size_t *cap, const struct abi *
 		for (size_t x = 0; x < n; x++)
 			if (number_entry_in(reg, &g[x], v))
 				(*scratch)[k++] = g[x];
-		if (distinct_cmds(*scratch, k, size) > 1)
+		if (distinct_cmds(*scratch, k, size))
 			add_collision(reg, cap, abi, number, *scratch, k, size,
 				      reg->n_versions ? mask : 0);
 	}
 }
 
+/*
+ * The entries of group g (one key, n entries, sorted by size) that carry
+ * size sz: the run [x, y) of that size and every variable-size entry, in
+ * the group's order.  Built per size from the variable entries' places
+ * (var, n_var of them): filtering the whole group for each of its sizes
+ * was quadratic in a group's size.
+ */
+static size_t entries_of_size(const struct number_entry *g, size_t x, size_t y,
+			      const size_t *var, size_t n_var, struct number_entry *out)
+{
+	size_t n = 0, p = 0;
+
+	while (p < n_var && var[p] < x)
+		out[n++] = g[var[p++]];
+	for (size_t z = x; z < y; z++)
+		out[n++] = g[z];
+	while (p < n_var && var[p] < y)
+		p++;
+	while (p < n_var)
+		out[n++] = g[var[p++]];
+	return n;
+}
+
 static void find_collisions(struct registry *reg)
 {
-	size_t cap = 0, scratch_cap = 0;
-	struct number_entry *scratch = NULL;
+	size_t cap = 0, scratch_cap = 0, sel_cap = 0, var_cap = 0;
+	struct number_entry *scratch = NULL, *sel = NULL;
+	size_t *var = NULL;
 	struct reuses reuses = { 0 };
 
 	for (size_t k = 0; k < reg->n_abis; k++) {
@@ -225,26 +250,35 @@ static void find_collisions(struct registry *reg)
 		number_table_build(&t, reg, k);
 		s = t.v;
 		for (size_t i = 0; i < t.n;) {
-			size_t j = i;
+			size_t j = i, n_var = 0;
+			bool any_fixed = false;
 
 			while (j < t.n && s[j].key == s[i].key)
 				j++;
 			if (j - i > 1 && reg->n_versions > 1)
 				find_reuses(&reuses, abi, &t, s + i, j - i);
+			grow(&sel, &sel_cap, j - i, sizeof(*sel));
+			grow(&var, &var_cap, j - i, sizeof(*var));
+			for (size_t x = 0; x < j - i; x++)
+				if (s[i + x].variable)
+					var[n_var++] = x;
 			/* one collision per distinct fixed size, variable-size families join each */
-			bool any_fixed = false;
-			uint32_t last_size = 0;
+			for (size_t x = 0, y; x < j - i; x = y) {
+				uint32_t size = s[i + x].size;
+				size_t n_sel;
 
-			for (size_t x = i; x < j; x++) {
-				if (s[x].variable || (any_fixed && s[x].size == last_size))
+				y = x + 1;
+				if (s[i + x].variable)
 					continue;
 				any_fixed = true;
-				last_size = s[x].size;
-				if (distinct_cmds(s + i, j - i, s[x].size) > 1)
-					add_collisions(reg, &cap, abi, s[x].key | s[x].size << t.size_shift,
-						       s + i, j - i, s[x].size, &scratch, &scratch_cap);
+				while (y < j - i && s[i + y].size == size)
+					y++;
+				n_sel = entries_of_size(s + i, x, y, var, n_var, sel);
+				if (distinct_cmds(sel, n_sel, size))
+					add_collisions(reg, &cap, abi, s[i + x].key | size << t.size_shift,
+						       sel, n_sel, size, &scratch, &scratch_cap);
 			}
-			if (!any_fixed && distinct_cmds(s + i, j - i, UINT32_MAX) > 1)
+			if (!any_fixed && distinct_cmds(s + i, j - i, UINT32_MAX))
 				add_collisions(reg, &cap, abi, s[i].key, s + i, j - i, UINT32_MAX,
 					       &scratch, &scratch_cap);
 			i = j;
@@ -252,85 +286,93 @@ static void find_collisions(struct registry *reg)
 		number_table_release(&t);
 	}
 	free(scratch);
+	free(sel);
+	free(var);
 	warn_reuses(reg, &reuses);
 }
 
-struct shared {
-	char *names;	/* "A, B": the commands of one collision */
-	size_t i;	/* its index in reg->collisions */
-};
-
-static int shared_cmp(const void *pa, const void *pb)
+/* FNV-1a of a set's names, for the table of sets below. */
+static uint64_t names_hash(const char *s)
 {
-	const struct shared *a = pa, *b = pb;
-	/* no names (aliases only) first */
-	int c = !a->names || !b->names ? (a->names != NULL) - (b->names != NULL) :
-		strcmp(a->names, b->names);
+	uint64_t h = 1469598103934665603u;
 
-	if (c)
-		return c;
-	return a->i < b->i ? -1 : a->i > b->i;
-}
-
-static int shared_first_cmp(const void *pa, const void *pb)
-{
-	const struct shared *a = *(const struct shared *const *)pa;
-	const struct shared *b = *(const struct shared *const *)pb;
-
-	return a->i < b->i ? -1 : a->i > b->i;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		h = (h ^ *p) * 1099511628211u;
+	return h;
 }
 
 /*
  * One warning per set of commands that share a number, listing every ABI
- * where they do, in the order the sets first appear.  Sorting the sets by
- * their names keeps this n log n: comparing every pair made check
- * quadratic in the number of collisions (seen by make bench).
+ * where they do, in the order the sets first appear.  The sets are found
+ * by their names in a hash table, each chaining its collisions in order:
+ * linear.  Comparing every pair was quadratic in the number of collisions,
+ * and sorting them by names n log n in string comparisons (make bench).
  */
 static void warn_collisions(struct registry *reg)
 {
-	size_t n = reg->n_collisions, n_first = 0;
-	struct shared *v = xrealloc(NULL, (n + 1) * sizeof(*v));
-	struct shared **first = xrealloc(NULL, (n + 1) * sizeof(*first));
+	size_t n = reg->n_collisions, cap = 16;
+	char **names = xrealloc(NULL, (n + 1) * sizeof(*names));
+	/* next[i]: the next collision of i's set, or SIZE_MAX; last[f]: the
+	 * last one so far of the set whose first is f */
+	size_t *next = xrealloc(NULL, (n + 1) * sizeof(*next));
+	size_t *last = xrealloc(NULL, (n + 1) * sizeof(*last));
+	bool *first = xrealloc(NULL, (n + 1) * sizeof(*first));
+	size_t *slot;	/* each set's first collision, SIZE_MAX for a free slot */
 
+	while (cap < 2 * n)
+		cap *= 2;
+	slot = memset(xrealloc(NULL, cap * sizeof(*slot)), 0xff, cap * sizeof(*slot));
 	for (size_t i = 0; i < n; i++) {
 		const struct collision *col = &reg->collisions[i];
-		struct strbuf names = { 0 };
+		struct strbuf sb = { 0 };
+		size_t h;
 
+		names[i] = NULL;
+		next[i] = SIZE_MAX;
+		first[i] = false;
 		/* aliases only: listed in the model, not warned */
-		if (collision_conflict(col))
-			collision_names(col, &names, false);
-		v[i] = (struct shared){ names.buf, i };
+		if (!collision_conflict(col))
+			continue;
+		collision_names(col, &sb, false);
+		names[i] = sb.buf;
+		h = (size_t)names_hash(names[i]) & (cap - 1);
+		while (slot[h] != SIZE_MAX && strcmp(names[slot[h]], names[i]))
+			h = (h + 1) & (cap - 1);
+		if (slot[h] == SIZE_MAX) {
+			slot[h] = last[i] = i;
+			first[i] = true;
+		} else {
+			next[last[slot[h]]] = i;
+			last[slot[h]] = i;
+		}
 	}
-	if (n)
-		qsort(v, n, sizeof(*v), shared_cmp);
-	for (size_t g = 0; g < n; g++)
-		if (v[g].names && (g == 0 || !v[g - 1].names || strcmp(v[g].names, v[g - 1].names)))
-			first[n_first++] = &v[g];
-	if (n_first)
-		qsort(first, n_first, sizeof(*first), shared_first_cmp);
-	for (size_t f = 0; f < n_first; f++) {
-		const struct shared *head = first[f];
-		const struct collision *col = &reg->collisions[head->i];
-		const struct command *last = col->cmds[0];
+	for (size_t f = 0; f < n; f++) {
+		const struct collision *col = &reg->collisions[f];
+		const struct command *at = col->cmds[0];
 		struct strbuf abis = { 0 };
 		bool accepted = false;
 
+		if (!first[f])
+			continue;
 		for (size_t k = 0; k < col->n_cmds; k++) {
 			accepted |= (col->cmds[k]->accept & ACCEPT_SHARED_NUMBER) != 0;
-			if (command_spec_order(col->cmds[k], last) > 0)
-				last = col->cmds[k];
+			if (command_spec_order(col->cmds[k], at) > 0)
+				at = col->cmds[k];
 		}
-		for (const struct shared *o = head; o < v + n && !strcmp(o->names, head->names); o++)
+		for (size_t o = f; o != SIZE_MAX; o = next[o])
 			sb_printf(&abis, "%s%s 0x%08x", abis.len ? ", " : "",
-				  reg->collisions[o->i].abi->name, reg->collisions[o->i].number);
-		CMD_WARN(reg, last, last->mark, "shared-number", accepted, "%s share a number: %s", head->names,
-		     abis.buf);
+				  reg->collisions[o].abi->name, reg->collisions[o].number);
+		CMD_WARN(reg, at, at->mark, "shared-number", accepted, "%s share a number: %s", names[f],
+			 abis.buf);
 		sb_release(&abis);
 	}
 	for (size_t i = 0; i < n; i++)
-		free(v[i].names);
+		free(names[i]);
+	free(names);
+	free(next);
+	free(last);
 	free(first);
-	free(v);
+	free(slot);
 }
 
 void collisions_find(struct registry *reg)

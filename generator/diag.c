@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "grammar.h"
-#include "ioctlgen.h"
+#include "diag.h"
+#include "util.h"
 
 static void diag_vadd(struct diags *d, struct about about, struct mark m, enum severity sev,
 		      const char *rule, bool accepted, const char *fmt, va_list ap)

@@ -3,7 +3,7 @@
  * One number on one layout, as <asm/ioctl.h> builds and splits it.
  * The unit tests compare every function here with the kernel's own macros.
  */
-#include "ioctlgen.h"
+#include "layout.h"
 
 const char *const dir_names[4] = { "none", "read", "write", "read-write" };
 

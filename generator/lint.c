@@ -8,7 +8,7 @@
 #include <glob.h>
 #include <string.h>
 
-#include "ioctlgen.h"
+#include "lint.h"
 
 static const struct {
 	const char *name, *doc;
@@ -228,9 +228,8 @@ void registry_lint(struct registry *reg, const char *tree)
 
 	reg->lint_tree = tree;
 	reg->linted = true;
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
-			lint_command(reg, &reg->headers[h].commands[i]);
+	for_each_command(reg, c)
+		lint_command(reg, c);
 	for (size_t i = 0; i < reg->n_collisions; i++) {
 		const struct collision *col = &reg->collisions[i];
 		struct strbuf names = { 0 };

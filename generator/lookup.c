@@ -6,7 +6,8 @@
  */
 #include <stdlib.h>
 
-#include "ioctlgen.h"
+#include "lookup.h"
+#include "numbers.h"
 
 struct lookup {
 	struct number_table t;

@@ -7,65 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "numbers.h"
+#include "parse.h"
 
-static int size_key_cmp(const void *key, const void *elem)
-{
-	return strcmp(key, ((const struct size_entry *)elem)->type);
-}
-
-bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
-{
-	const struct size_entry *e;
-
-	/* bsearch() on a NULL array is undefined, even with no elements. */
-	if (!abi->n_sizes)
-		return false;
-	e = bsearch(type, abi->sizes, abi->n_sizes, sizeof(*abi->sizes), size_key_cmp);
-	if (!e)
-		return false;
-	*size = e->size;
-	return true;
-}
-
-/* An absent: entry, NAME or HEADER:NAME (header NULL for the first). */
-struct absent_key {
-	const char *header, *name;
-};
-
-/* strcmp() of the key, written as absent: writes it, against entry s. */
-static int absent_cmp(const void *pk, const void *elem)
-{
-	const struct absent_key *k = pk;
-	const char *parts[3] = { k->header ? k->header : "", k->header ? ":" : "", k->name };
-	const unsigned char *s = *(const unsigned char *const *)elem;
-
-	for (int p = 0; p < 3; p++)
-		for (const unsigned char *c = (const unsigned char *)parts[p]; *c; c++, s++)
-			if (*c != *s)
-				return *c - *s;
-	return -*s;
-}
-
-static bool absent(const struct abi *abi, const char *header, const char *name)
-{
-	struct absent_key k = { header, name };
-
-	/* bsearch() on a NULL array is undefined, even with no elements. */
-	return abi->n_absent && bsearch(&k, abi->absent, abi->n_absent, sizeof(*abi->absent), absent_cmp) != NULL;
-}
-
-/* absent: lists NAME, or header:NAME when only one header's NAME is missing
- * (asm-generic/ioctls.h:TCGETS2 on sparc, whose own asm/ioctls.h has one). */
-static bool arch_has(const struct abi *abi, const struct command *c)
-{
-	return !c->header->arch || (abi->arch && !strcmp(c->header->arch, abi->arch));
-}
-
-bool abi_has(const struct abi *abi, const struct command *c)
-{
-	return arch_has(abi, c) && !absent(abi, NULL, c->name) && !absent(abi, c->header->path, c->name);
-}
 
 /* ------------------------------------------------------------ spelling */
 
@@ -111,55 +55,6 @@ static void spell(struct registry *reg, struct command *c)
 
 /* ------------------------------------------------------------ sizes and numbers */
 
-/* The type whose sizeof() the header's macro encodes, or NULL for none. */
-const char *command_sized_type(const struct command *c)
-{
-	if (c->size_param || c->has_size || (c->dir == DIR_NONE && !c->ioc))
-		return NULL;
-	if (c->legacy)
-		return strcmp(c->legacy->spell_as, "bad") ? c->legacy->spell_as :
-		       legacy_written_type(c->legacy->written);
-	return c->type;
-}
-
-/* The C type of a legacy macro argument: sizeof(...) is size_t, a literal int. */
-const char *legacy_written_type(const char *written)
-{
-	if (is_sizeof(written))
-		return "size_t";
-	if (is_number(written))
-		return "int";
-	return NULL;
-}
-
-const char *const measure_base[MEASURE_BASE_TYPES] = { "int", "size_t" };
-
-static size_t add_type(const char **types, size_t n, const char *t)
-{
-	if (!t || !strcmp(t, "void"))
-		return n;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(types[i], t))
-			return n;
-	types[n] = t;
-	return n + 1;
-}
-
-size_t command_measure(const struct command *c, const char *types[MEASURE_MAX])
-{
-	size_t n = add_type(types, 0, c->type);
-
-	n = add_type(types, n, c->size_unit);
-
-	if (c->legacy) {
-		if (strcmp(c->legacy->spell_as, "bad"))
-			n = add_type(types, n, c->legacy->spell_as);
-		if (!c->reserved)
-			n = add_type(types, n, c->legacy->passes);
-	}
-	return n;
-}
-
 static void check_legacy(struct registry *reg, struct command *c, const struct abi *abi)
 {
 	const char *wt = legacy_written_type(c->legacy->written);
@@ -179,45 +74,75 @@ static void check_legacy(struct registry *reg, struct command *c, const struct a
 		    c->name, c->legacy->spell_as, ss, abi->name, c->legacy->written, ws, ws);
 }
 
-static const struct variant *variant_on(const struct command *c, const struct abi *abi)
-{
-	for (size_t v = 0; v < c->n_variants; v++)
-		for (size_t k = 0; k < c->variants[v].n_abis; k++)
-			if (!strcmp(c->variants[v].abis[k], abi->name))
-				return &c->variants[v];
-	return NULL;
-}
-
-unsigned int command_nr_on(const struct command *c, const struct abi *abi)
-{
-	const struct variant *v = variant_on(c, abi);
-
-	return v && v->nr_text ? v->nr : c->nr;
-}
-
-const char *command_alias_on(const struct command *c, const struct abi *abi)
-{
-	const struct variant *v = variant_on(c, abi);
-
-	return v && v->alias_of ? v->alias_of : c->alias_of;
-}
-
-const char *command_alias_root_on(const struct command *c, const struct abi *abi)
-{
-	const struct variant *v = variant_on(c, abi);
-
-	return v && v->alias_root ? v->alias_root : c->alias_root;
-}
-
 /* A command by name, and its place in spec order. */
 struct by_name {
 	const struct command *c;
 	size_t index;
 };
 
-static int by_name_cmp(const void *pa, const void *pb)
+/* What abi_sizeof() says of a command's sized type on one ABI. */
+struct measured {
+	bool found;
+	uint32_t size;
+};
+
+/* A command's sized type, and its place in spec order. */
+struct by_type {
+	const char *type;
+	size_t index;
+};
+
+static int by_type_cmp(const void *pa, const void *pb)
 {
-	return strcmp(((const struct by_name *)pa)->c->name, ((const struct by_name *)pb)->c->name);
+	return strcmp(((const struct by_type *)pa)->type, ((const struct by_type *)pb)->type);
+}
+
+/* What numbering every known version looks commands up by, made once. */
+struct numbering {
+	struct by_name *names;	/* every command, by name */
+	struct by_type *types;	/* the commands with a sized type, by type */
+	size_t n_cmds, n_types;
+};
+
+struct numbering *numbering_new(const struct registry *reg, const struct command **byname, size_t n)
+{
+	struct numbering *nb = xrealloc(NULL, sizeof(*nb));
+	size_t *first = xrealloc(NULL, (reg->n_headers + 1) * sizeof(*first));
+	size_t index = 0;
+
+	/* the place in spec order of each header's first command */
+	for (size_t h = 0; h < reg->n_headers; h++) {
+		first[h] = index;
+		index += reg->headers[h].n_commands;
+	}
+	nb->n_cmds = n;
+	nb->names = xrealloc(NULL, (n + 1) * sizeof(*nb->names));
+	for (size_t i = 0; i < n; i++) {
+		const struct command *c = byname[i];
+
+		nb->names[i] = (struct by_name){
+			c, first[c->header - reg->headers] + (size_t)(c - c->header->commands) };
+	}
+	free(first);
+	nb->types = xrealloc(NULL, (n + 1) * sizeof(*nb->types));
+	nb->n_types = index = 0;
+	for_each_command(reg, c) {
+		const char *t = command_sized_type(c);
+
+		if (t)
+			nb->types[nb->n_types++] = (struct by_type){ t, index };
+		index++;
+	}
+	if (nb->n_types)
+		qsort(nb->types, nb->n_types, sizeof(*nb->types), by_type_cmp);
+	return nb;
+}
+
+void numbering_free(struct numbering *nb)
+{
+	free(nb->names);
+	free(nb->types);
+	free(nb);
 }
 
 /*
@@ -227,18 +152,12 @@ static int by_name_cmp(const void *pa, const void *pb)
  * bsearch()es of the absent: list per command and ABI (most of the time of
  * numbering).  Arch headers are left to the caller.
  */
-static bool *absent_table(const struct registry *reg, size_t n_cmds)
+static bool *absent_table(const struct registry *reg, const struct numbering *nb)
 {
-	size_t n_flags = n_cmds * reg->n_abis + 1;
+	size_t n = nb->n_cmds, n_flags = n * reg->n_abis + 1;
 	bool *lacks = memset(xrealloc(NULL, n_flags * sizeof(*lacks)), 0, n_flags * sizeof(*lacks));
-	struct by_name *v = xrealloc(NULL, (n_cmds + 1) * sizeof(*v));
-	size_t n = 0;
+	const struct by_name *v = nb->names;
 
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++, n++)
-			v[n] = (struct by_name){ &reg->headers[h].commands[i], n };
-	if (n)
-		qsort(v, n, sizeof(*v), by_name_cmp);
 	for (size_t k = 0; k < reg->n_abis; k++) {
 		for (size_t e = 0; e < reg->abis[k].n_absent; e++) {
 			/* NAME, or HEADER:NAME: a name never holds a ':' */
@@ -264,25 +183,7 @@ static bool *absent_table(const struct registry *reg, size_t n_cmds)
 			}
 		}
 	}
-	free(v);
 	return lacks;
-}
-
-/* What abi_sizeof() says of a command's sized type on one ABI. */
-struct measured {
-	bool found;
-	uint32_t size;
-};
-
-/* A command's sized type, and its place in spec order. */
-struct by_type {
-	const char *type;
-	size_t index;
-};
-
-static int by_type_cmp(const void *pa, const void *pb)
-{
-	return strcmp(((const struct by_type *)pa)->type, ((const struct by_type *)pb)->type);
 }
 
 /*
@@ -291,21 +192,12 @@ static int by_type_cmp(const void *pa, const void *pb)
  * ABI's sizes, which are sorted too.  A bsearch() per command and ABI was
  * most of the time of numbering.
  */
-static struct measured *measured_table(const struct registry *reg, size_t n_cmds)
+static struct measured *measured_table(const struct registry *reg, const struct numbering *nb)
 {
-	size_t n_slots = n_cmds * reg->n_abis + 1, n = 0, index = 0;
+	size_t n_slots = nb->n_cmds * reg->n_abis + 1, n = nb->n_types;
 	struct measured *m = memset(xrealloc(NULL, n_slots * sizeof(*m)), 0, n_slots * sizeof(*m));
-	struct by_type *v = xrealloc(NULL, (n_cmds + 1) * sizeof(*v));
+	const struct by_type *v = nb->types;
 
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++, index++) {
-			const char *t = command_sized_type(&reg->headers[h].commands[i]);
-
-			if (t)
-				v[n++] = (struct by_type){ t, index };
-		}
-	if (n)
-		qsort(v, n, sizeof(*v), by_type_cmp);
 	for (size_t k = 0; k < reg->n_abis; k++) {
 		const struct abi *abi = &reg->abis[k];
 
@@ -321,7 +213,6 @@ static struct measured *measured_table(const struct registry *reg, size_t n_cmds
 			}
 		}
 	}
-	free(v);
 	return m;
 }
 
@@ -342,11 +233,11 @@ static const char *missing_where(struct registry *reg, size_t v, bool in)
 			    reg->versions[v].name, reg->versions[v].name);
 }
 
-void commands_number(struct registry *reg, size_t version)
+void commands_number(struct registry *reg, size_t version, const struct numbering *nb)
 {
 	uint32_t max_size = UINT32_MAX;
 	const struct layout *ls = registry_smallest(reg, layout_max_size);
-	size_t n_cmds = 0, index = 0;
+	size_t index = 0;
 	bool *lacks;
 	struct measured *measured;
 	/* the numbers of the commands that do not exist in this version: none */
@@ -354,93 +245,90 @@ void commands_number(struct registry *reg, size_t version)
 
 	if (ls)
 		max_size = layout_max_size(ls);
-	for (size_t h = 0; h < reg->n_headers; h++)
-		n_cmds += reg->headers[h].n_commands;
-	lacks = absent_table(reg, n_cmds);
-	measured = measured_table(reg, n_cmds);
-	for (size_t h = 0; h < reg->n_headers; h++) {
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++, index++) {
-			struct command *c = &reg->headers[h].commands[i];
-			const char *t = command_sized_type(c);
-			bool overflow_reported = false;
+	lacks = absent_table(reg, nb);
+	measured = measured_table(reg, nb);
+	for_each_command(reg, c) {
+		/* the command's place in spec order, as the tables count */
+		size_t at = index++;
+		const char *t = command_sized_type(c);
+		bool overflow_reported = false;
 
-			if (!numbered_in(reg, c, version)) {
-				c->numbers = none;
+		if (!numbered_in(reg, c, version)) {
+			c->numbers = none;
+			continue;
+		}
+		c->numbers = arena_alloc(&reg->arena, (reg->n_abis + 1) * sizeof(*c->numbers));
+		for (size_t k = 0; k < reg->n_abis; k++) {
+			const struct abi *abi = &reg->abis[k];
+			struct abi_number *num = &c->numbers[k];
+			const struct measured *ms = &measured[at * reg->n_abis + k];
+			uint32_t size = ms->size;	/* 0 without a sized type */
+
+			/* abi_has(), with the absent: lists looked up once */
+			if (!abi->layout || !abi->sizes_file || lacks[at * reg->n_abis + k] ||
+			    !abi_arch_has(abi, c) || c->by_name)
+				continue;
+			if (c->plain) {
+				struct ioc_fields f;
+
+				/* the size field as _IOC_SIZE reads it, for display */
+				layout_decode(abi->layout, c->number, &f);
+				num->present = true;
+				num->number = c->number;
+				num->size = f.size;
 				continue;
 			}
-			c->numbers = arena_alloc(&reg->arena, (reg->n_abis + 1) * sizeof(*c->numbers));
-			for (size_t k = 0; k < reg->n_abis; k++) {
-				const struct abi *abi = &reg->abis[k];
-				struct abi_number *num = &c->numbers[k];
-				const struct measured *ms = &measured[index * reg->n_abis + k];
-				uint32_t size = ms->size;	/* 0 without a sized type */
-
-				/* abi_has(), with the absent: lists looked up once */
-				if (!abi->layout || !abi->sizes_file || lacks[index * reg->n_abis + k] ||
-				    !arch_has(abi, c) || c->by_name)
-					continue;
-				if (c->plain) {
-					struct ioc_fields f;
-
-					/* the size field as _IOC_SIZE reads it, for display */
-					layout_decode(abi->layout, c->number, &f);
-					num->present = true;
-					num->number = c->number;
-					num->size = f.size;
-					continue;
-				}
-				if (c->legacy)
-					check_legacy(reg, c, abi);
-				/* a version without sizes for the ABI: reported once (check.c) */
-				if (t && !ms->found) {
-					if (!abi->sizes_borrowed)
-						CMD_ERR(reg, c, c->legacy ? c->legacy->spell_mark : c->type_mark,
-							"missing-size",
-						    "%s: no measured size of '%s' on %s%s: run %s", c->name, t,
-						    abi->name, missing_where(reg, version, true),
-						    missing_where(reg, version, false));
-					continue;
-				}
-				if (c->size_unit && !abi_sizeof(abi, c->size_unit, &num->unit)) {
-					if (!abi->sizes_borrowed)
-						CMD_ERR(reg, c, c->type_mark, "missing-size",
-						    "%s: no measured size of '%s' on %s%s: run %s", c->name,
-						    c->size_unit, abi->name, missing_where(reg, version, true),
-						    missing_where(reg, version, false));
-					continue;
-				}
-				if (c->has_size) {
-					size = c->size;
-					if (size > max_size) {
-						if (!overflow_reported)
-							CMD_ERR(reg, c, c->size_mark, "size-overflow",
-							    "%s: size %s is more than the %u-bit size field of layout '%s' holds",
-							    c->name, c->size_text, ls->size_bits, ls->name);
-						overflow_reported = true;
-						continue;
-					}
-				}
-				if (size > max_size) {
-					bool accepted = c->accept & ACCEPT_SIZE_OVERFLOW;
-
-					if (!overflow_reported)
-						diag_add_about(&reg->diags, command_about(c),
-							 c->legacy ? c->legacy->spell_mark : c->type_mark,
-							 accepted ? SEV_WARNING : SEV_ERROR, "size-overflow", accepted,
-							 "%s: '%s' is %u bytes on %s, more than the %u-bit size field of layout '%s' holds",
-							 c->name, t, size, abi->name, ls->size_bits, ls->name);
-					overflow_reported = true;
-					/* Accepted: the number is what the macros make of it,
-					 * size bits spilling into the dir field included. */
-					if (!accepted)
-						continue;
-				}
-				num->present = true;
-				num->variable_size = c->size_param != NULL;
-				num->size = size;
-				num->number = layout_encode(abi->layout, c->dir, c->magic,
-							    command_nr_on(c, abi), size);
+			if (c->legacy)
+				check_legacy(reg, c, abi);
+			/* a version without sizes for the ABI: reported once (check_numbers.c) */
+			if (t && !ms->found) {
+				if (!abi->sizes_borrowed)
+					CMD_ERR(reg, c, c->legacy ? c->legacy->spell_mark : c->type_mark,
+						"missing-size",
+					    "%s: no measured size of '%s' on %s%s: run %s", c->name, t,
+					    abi->name, missing_where(reg, version, true),
+					    missing_where(reg, version, false));
+				continue;
 			}
+			if (c->size_unit && !abi_sizeof(abi, c->size_unit, &num->unit)) {
+				if (!abi->sizes_borrowed)
+					CMD_ERR(reg, c, c->type_mark, "missing-size",
+					    "%s: no measured size of '%s' on %s%s: run %s", c->name,
+					    c->size_unit, abi->name, missing_where(reg, version, true),
+					    missing_where(reg, version, false));
+				continue;
+			}
+			if (c->has_size) {
+				size = c->size;
+				if (size > max_size) {
+					if (!overflow_reported)
+						CMD_ERR(reg, c, c->size_mark, "size-overflow",
+						    "%s: size %s is more than the %u-bit size field of layout '%s' holds",
+						    c->name, c->size_text, ls->size_bits, ls->name);
+					overflow_reported = true;
+					continue;
+				}
+			}
+			if (size > max_size) {
+				bool accepted = c->accept & ACCEPT_SIZE_OVERFLOW;
+
+				if (!overflow_reported)
+					diag_add_about(&reg->diags, command_about(c),
+						 c->legacy ? c->legacy->spell_mark : c->type_mark,
+						 accepted ? SEV_WARNING : SEV_ERROR, "size-overflow", accepted,
+						 "%s: '%s' is %u bytes on %s, more than the %u-bit size field of layout '%s' holds",
+						 c->name, t, size, abi->name, ls->size_bits, ls->name);
+				overflow_reported = true;
+				/* Accepted: the number is what the macros make of it,
+				 * size bits spilling into the dir field included. */
+				if (!accepted)
+					continue;
+			}
+			num->present = true;
+			num->variable_size = c->size_param != NULL;
+			num->size = size;
+			num->number = layout_encode(abi->layout, c->dir, c->magic,
+						    command_nr_on(c, abi), size);
 		}
 	}
 	free(lacks);
@@ -449,9 +337,8 @@ void commands_number(struct registry *reg, size_t version)
 
 void commands_spell(struct registry *reg)
 {
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
-			spell(reg, &reg->headers[h].commands[i]);
+	for_each_command(reg, c)
+		spell(reg, c);
 }
 
 /* ------------------------------------------------------------ spelled as another's name */
@@ -501,47 +388,42 @@ void commands_number_by_name(struct registry *reg, size_t version, const struct 
 	/* a chain (TIOCINQ -> FIONREAD -> a number) resolves from its end */
 	while (progress) {
 		progress = false;
-		for (size_t h = 0; h < reg->n_headers; h++)
-			for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-				struct command *c = &reg->headers[h].commands[i];
-
-				for (size_t k = 0; c->by_name && numbered_in(reg, c, version) &&
-						   k < reg->n_abis; k++) {
-					const struct abi *abi = &reg->abis[k];
-					const struct abi_number *t;
-					bool pending;
-
-					if (!abi->layout || !abi->sizes_file || !abi_has(abi, c) ||
-					    c->numbers[k].present)
-						continue;
-					t = named_number(reg, v, n, c, k, &pending);
-					if (t && !pending) {
-						c->numbers[k] = *t;
-						progress = true;
-					}
-				}
-			}
-	}
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			struct command *c = &reg->headers[h].commands[i];
-			size_t missing = 0, at = 0, first;
-
-			/* a name no command has is check_aliases()'s to report */
+		for_each_command(reg, c) {
 			for (size_t k = 0; c->by_name && numbered_in(reg, c, version) &&
 					   k < reg->n_abis; k++) {
 				const struct abi *abi = &reg->abis[k];
+				const struct abi_number *t;
+				bool pending;
 
-				if (abi->layout && abi->sizes_file && abi_has(abi, c) &&
-				    !c->numbers[k].present &&
-				    find_named(v, n, command_alias_on(c, abi), &first) && !missing++)
-					at = k;
+				if (!abi->layout || !abi->sizes_file || !abi_has(abi, c) ||
+				    c->numbers[k].present)
+					continue;
+				t = named_number(reg, v, n, c, k, &pending);
+				if (t && !pending) {
+					c->numbers[k] = *t;
+					progress = true;
+				}
 			}
-			if (missing)
-				CMD_ERR(reg, c, c->alias_mark, "alias",
-				    "%s is spelled as %s, but on %s%s no command of that name has a number",
-				    c->name, command_alias_on(c, &reg->abis[at]), reg->abis[at].name,
-				    missing == 1 ? "" : missing == 2 ? " (and 1 more ABI)" :
-				    arena_printf(&reg->arena, " (and %zu more ABIs)", missing - 1));
 		}
+	}
+	for_each_command(reg, c) {
+		size_t missing = 0, at = 0, first;
+
+		/* a name no command has is check_aliases()'s to report */
+		for (size_t k = 0; c->by_name && numbered_in(reg, c, version) &&
+				   k < reg->n_abis; k++) {
+			const struct abi *abi = &reg->abis[k];
+
+			if (abi->layout && abi->sizes_file && abi_has(abi, c) &&
+			    !c->numbers[k].present &&
+			    find_named(v, n, command_alias_on(c, abi), &first) && !missing++)
+				at = k;
+		}
+		if (missing)
+			CMD_ERR(reg, c, c->alias_mark, "alias",
+			    "%s is spelled as %s, but on %s%s no command of that name has a number",
+			    c->name, command_alias_on(c, &reg->abis[at]), reg->abis[at].name,
+			    missing == 1 ? "" : missing == 2 ? " (and 1 more ABI)" :
+			    arena_printf(&reg->arena, " (and %zu more ABIs)", missing - 1));
+	}
 }

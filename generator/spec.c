@@ -3,7 +3,7 @@
  * Spec files into registry structures.  This stage checks what one file can
  * tell on its own: keys, types, the shape of every value.  Rules that need
  * the whole registry (ranges on every layout, references, overlaps, numbers)
- * are in check.c.  This file walks the spec directory and hands each file
+ * are the check stage's (check.c).  This file walks the spec directory and hands each file
  * to its loader (spec_tables.c, spec_header.c).
  */
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "load.h"
 #include "spec_guard.h"
 
 /* ------------------------------------------------------------ files */
@@ -27,13 +28,13 @@ static void load_one(struct loader *L, const char *rel, const char *data, size_t
 	struct ynode *root;
 
 	if (len < sizeof(spdx) - 1 || memcmp(data, spdx, sizeof(spdx) - 1))
-		ERR(L, ((struct mark){ file, 1, 1 }), "spdx",
+		LOAD_ERR(L, ((struct mark){ file, 1, 1 }), "spdx",
 		    "a spec file starts with a '# SPDX-License-Identifier: ...' line");
 	root = ytree_parse(&tree, L->a, L->d, file, data, len);
 	if (!root)
 		goto out;
 	if (root->kind != Y_MAP) {
-		ERR(L, root->mark, "type", "a spec file is a YAML mapping");
+		LOAD_ERR(L, root->mark, "type", "a spec file is a YAML mapping");
 		goto out;
 	}
 	spec_check_grammar(L, rel, root);
@@ -52,7 +53,7 @@ static void load_one(struct loader *L, const char *rel, const char *data, size_t
 					    rel[6] != '/')))
 		load_sizes(L, root, rel, file);
 	else
-		ERR(L, ((struct mark){ file, 1, 1 }), "reference",
+		LOAD_ERR(L, ((struct mark){ file, 1, 1 }), "reference",
 		    "unknown spec file: expected layouts.yaml, abis.yaml, magic.yaml, versions.yaml, headers/**/*.yaml, sizes/<abi>.yaml or sizes/<version>/<abi>.yaml");
 	L->about = (struct about){ NULL, NULL };
 out:
@@ -74,14 +75,14 @@ static size_t sizes_version(struct loader *L, const struct sizes_file *sf)
 		if (!strcmp(reg->versions[v].name, sf->version))
 			return v;
 	if (reg->n_versions && !strcmp(reg->versions[0].name, sf->version)) {
-		ERR(L, m, "reference",
+		LOAD_ERR(L, m, "reference",
 		    "the sizes of %s, the oldest known version, belong in %s/sizes/%s.yaml, not in sizes/%s/",
 		    sf->version, reg->spec_dir, sf->abi_name, sf->version);
 		return 0;
 	}
 	for (size_t i = 1; i < reg->n_versions; i++)
 		sb_printf(&known, "%s%s", i > 1 ? ", " : "", reg->versions[i].name);
-	ERR(L, m, "reference",
+	LOAD_ERR(L, m, "reference",
 	    "sizes/%s/ names no known version after the oldest of %s/versions.yaml (known: %s)",
 	    sf->version, reg->spec_dir, known.len ? known.buf : "none");
 	sb_release(&known);
@@ -107,7 +108,7 @@ static void link_sizes(struct loader *L)
 			if (!strcmp(reg->abis[j].name, sf->abi_name))
 				abi = &reg->abis[j];
 		if (!abi) {
-			ERR(L, sf->mark, "reference", "sizes for an unknown ABI '%s'", sf->abi_name);
+			LOAD_ERR(L, sf->mark, "reference", "sizes for an unknown ABI '%s'", sf->abi_name);
 			continue;
 		}
 		if (v == 0) {
@@ -152,7 +153,7 @@ static void loader_finish(struct loader *L)
 	if (L->d->errors == 0)
 		for (int i = 0; i < 3; i++)
 			if (!have[i])
-				ERR(L, ((struct mark){ arena_printf(L->a, "%s/%s", reg->spec_dir, required[i]), 1, 1 }),
+				LOAD_ERR(L, ((struct mark){ arena_printf(L->a, "%s/%s", reg->spec_dir, required[i]), 1, 1 }),
 				    "missing-key", "the registry has no %s entries (is %s a spec directory?)",
 				    required[i], reg->spec_dir);
 	link_sizes(L);
@@ -185,7 +186,7 @@ void registry_load(struct registry *reg, const char *dir)
 	if (stat(reg->spec_dir, &st) || !S_ISDIR(st.st_mode)) {
 		bool exists = errno != ENOENT && access(reg->spec_dir, F_OK) == 0;
 
-		ERR((&L), ((struct mark){ reg->spec_dir, 1, 1 }), "syntax", "not a spec directory: %s",
+		LOAD_ERR((&L), ((struct mark){ reg->spec_dir, 1, 1 }), "syntax", "not a spec directory: %s",
 		    exists ? "not a directory" : strerror(ENOENT));
 		return;
 	}
@@ -199,7 +200,7 @@ void registry_load(struct registry *reg, const char *dir)
 		char *data = read_file(path, &len);
 
 		if (!data) {
-			ERR((&L), ((struct mark){ path, 1, 1 }), "syntax", "cannot read: %s",
+			LOAD_ERR((&L), ((struct mark){ path, 1, 1 }), "syntax", "cannot read: %s",
 			    strerror(errno));
 			continue;
 		}

@@ -13,7 +13,7 @@ bool want_kind(struct loader *L, const struct ynode *n, const char *key, enum yk
 
 	if (n->kind == k)
 		return true;
-	ERR(L, n->mark, "type", "'%s' must be %s, not %s", key, names[k], names[n->kind]);
+	LOAD_ERR(L, n->mark, "type", "'%s' must be %s, not %s", key, names[k], names[n->kind]);
 	return false;
 }
 
@@ -27,7 +27,7 @@ const char *get_str(struct loader *L, const struct ynode *map, const char *key,
 		return NULL;
 	sk = scalar_kind(n);
 	if (sk != SK_STR) {
-		ERR(L, n->mark, "type", "'%s' must be a string, not %s ('%s'); quote it", key,
+		LOAD_ERR(L, n->mark, "type", "'%s' must be a string, not %s ('%s'); quote it", key,
 		    kind_names[sk], n->str);
 		return NULL;
 	}
@@ -48,23 +48,23 @@ bool node_uint(struct loader *L, const struct ynode *n, const char *key, uint64_
 		return false;
 	sk = scalar_kind(n);
 	if (sk != SK_INT) {
-		ERR(L, n->mark, "type", "'%s' must be an integer, not %s ('%s')", key,
+		LOAD_ERR(L, n->mark, "type", "'%s' must be an integer, not %s ('%s')", key,
 		    kind_names[sk], n->str);
 		return false;
 	}
 	if (strchr(n->str, '_') || strchr(n->str, ':') || n->str[0] == '-' || n->str[0] == '+' ||
 	    (n->str[0] == '0' && n->str[1] == 'b')) {
-		ERR(L, n->mark, "type", "'%s': write '%s' as a plain decimal or 0x hex number", key,
+		LOAD_ERR(L, n->mark, "type", "'%s': write '%s' as a plain decimal or 0x hex number", key,
 		    n->str);
 		return false;
 	}
 	if (n->str[0] == '0' && n->str[1] >= '0' && n->str[1] <= '9') {
-		ERR(L, n->mark, "type", "'%s': '%s' has a leading zero, which YAML reads as octal; write it in decimal or 0x hex",
+		LOAD_ERR(L, n->mark, "type", "'%s': '%s' has a leading zero, which YAML reads as octal; write it in decimal or 0x hex",
 		    key, n->str);
 		return false;
 	}
 	if (!parse_uint(n->str, &v) || v > max) {
-		ERR(L, n->mark, "range", "'%s': %s is out of range (at most %llu)", key, n->str,
+		LOAD_ERR(L, n->mark, "range", "'%s': %s is out of range (at most %llu)", key, n->str,
 		    (unsigned long long)max);
 		return false;
 	}
@@ -94,7 +94,7 @@ bool get_bool(struct loader *L, const struct ynode *map, const char *key, bool *
 		*out = n->str[0] == 't';
 		return true;
 	}
-	ERR(L, n->mark, "type", "'%s' must be true or false, not '%s'", key, n->str);
+	LOAD_ERR(L, n->mark, "type", "'%s' must be true or false, not '%s'", key, n->str);
 	return false;
 }
 
@@ -118,7 +118,7 @@ const char **get_strlist(struct loader *L, const struct ynode *map, const char *
 		const struct ynode *it = n->kids[i];
 
 		if (it->kind != Y_SCALAR || scalar_kind(it) != SK_STR) {
-			ERR(L, it->mark, "type", "items of '%s' must be strings", key);
+			LOAD_ERR(L, it->mark, "type", "items of '%s' must be strings", key);
 			continue;
 		}
 		v[k++] = it->str;
@@ -132,7 +132,7 @@ bool check_keys(struct loader *L, const struct ynode *map, const char *what,
 		       const struct keyspec *ks)
 {
 	if (map->kind != Y_MAP) {
-		ERR(L, map->mark, "type", "%s must be a mapping", what);
+		LOAD_ERR(L, map->mark, "type", "%s must be a mapping", what);
 		return false;
 	}
 	for (size_t i = 0; i < ymap_len(map); i++) {
@@ -147,20 +147,15 @@ bool check_keys(struct loader *L, const struct ynode *map, const char *what,
 			continue;
 		for (s = ks; s->key; s++)
 			sb_printf(&known, "%s%s", s == ks ? "" : ", ", s->key);
-		ERR(L, k->mark, "unknown-key", "unknown key '%s' in %s (known: %s)", k->str, what,
+		LOAD_ERR(L, k->mark, "unknown-key", "unknown key '%s' in %s (known: %s)", k->str, what,
 		    known.buf);
 		sb_release(&known);
 	}
 	for (const struct keyspec *s = ks; s->key; s++)
 		if (s->required && !ymap_get(map, s->key))
-			ERR(L, map->mark, "missing-key", "%s has no '%s'", what, s->key);
+			LOAD_ERR(L, map->mark, "missing-key", "%s has no '%s'", what, s->key);
 	return true;
 }
-
-const char *const accept_rule_names[ACCEPT_RULES] = {
-	"outside-range", "unregistered-magic", "shared-number", "overlap", "size-overflow",
-	"reused-number", "row-versions"
-};
 
 unsigned int get_accept(struct loader *L, const struct ynode *map, unsigned int allowed)
 {
@@ -176,7 +171,7 @@ unsigned int get_accept(struct loader *L, const struct ynode *map, unsigned int 
 			if (!strcmp(v[i], accept_rule_names[r]))
 				break;
 		if (r == ACCEPT_RULES || !(1u << r & allowed))
-			ERR(L, n->kids[i]->mark, "unknown-key", "'%s' is not a warning this entry can accept",
+			LOAD_ERR(L, n->kids[i]->mark, "unknown-key", "'%s' is not a warning this entry can accept",
 			    v[i]);
 		else
 			mask |= 1u << r;
@@ -193,7 +188,6 @@ const struct ynode *get_list(struct loader *L, const struct ynode *root, const c
 		return NULL;
 	return n;
 }
-
 
 bool get_magic(struct loader *L, const struct ynode *map, const char *key,
 		      unsigned int *code, const char **text, struct mark *where)
@@ -215,7 +209,7 @@ bool get_magic(struct loader *L, const struct ynode *map, const char *key,
 		*text = n->str;
 		return true;
 	}
-	ERR(L, n->mark, "type", "'%s' must be a number (0x12) or a character in C quotes (\"'E'\"), not '%s'",
+	LOAD_ERR(L, n->mark, "type", "'%s' must be a number (0x12) or a character in C quotes (\"'E'\"), not '%s'",
 	    key, n->str);
 	return false;
 }

@@ -184,7 +184,7 @@ static void check_text(struct loader *L, const struct field *f, enum defer d, co
 			remember(L, f->g, n->str);
 		return;
 	}
-	ERR(L, n->mark, "grammar", "'%s' is no %s: at character %zu, %s", f->path,
+	LOAD_ERR(L, n->mark, "grammar", "'%s' is no %s: at character %zu, %s", f->path,
 	    grammar_names[f->g], at + 1, why);
 }
 

@@ -4,57 +4,6 @@
 
 #include "spec_load.h"
 
-static void load_legacy(struct loader *L, struct command *c, const struct ynode *m)
-{
-	static const struct keyspec ks[] = {
-		{ "written", true }, { "passes", true }, { "spell-as", true }, { "doc", true },
-		{ "abi-break", false }, { 0 } };
-	struct legacy *lg;
-
-	if (!check_keys(L, m, "a legacy entry", ks))
-		return;
-	lg = arena_alloc(L->a, sizeof(*lg));
-	lg->mark = m->mark;
-	lg->written = get_str(L, m, "written", &lg->written_mark);
-	lg->passes = get_str(L, m, "passes", NULL);
-	lg->spell_as = get_str(L, m, "spell-as", &lg->spell_mark);
-	lg->doc = get_str(L, m, "doc", NULL);
-	if (ymap_get(m, "abi-break"))
-		lg->abi_break = get_str(L, m, "abi-break", NULL);
-	if (!lg->written || !lg->passes || !lg->spell_as || !lg->doc)
-		return;
-	if (!legacy_written_type(lg->written)) {
-		ERR(L, lg->written_mark, "legacy-spelling",
-		    "'written' must be what the header once passed: a sizeof(...) expression or a number, not '%s'",
-		    lg->written);
-		return;
-	}
-	if (strcmp(lg->spell_as, "bad") && (is_sizeof(lg->spell_as) || is_number(lg->spell_as))) {
-		ERR(L, lg->spell_mark, "sizeof-argument",
-		    "'spell-as' must be 'bad' or a C type, not '%s'", lg->spell_as);
-		return;
-	}
-	c->legacy = lg;
-}
-
-static void load_variants(struct loader *L, struct command *c, const struct ynode *m);
-
-/* abi-change: why the command's number may change between known versions,
- * a non-empty line of text (check.c compares the numbers). */
-static void get_abi_change(struct loader *L, struct command *c, const struct ynode *m)
-{
-	const char *s;
-
-	if (!ymap_get(m, "abi-change"))
-		return;
-	s = get_str(L, m, "abi-change", &c->abi_change_mark);
-	if (s && !*s)
-		ERR(L, c->abi_change_mark, "type",
-		    "'abi-change' is the reason the number may change between versions: it cannot be empty");
-	else
-		c->abi_change = s;
-}
-
 /*
  * A command the header spells as a plain number (asm-generic/ioctls.h's
  * #define TCGETS 0x5401): name, number, doc, and optionally the type it
@@ -85,7 +34,7 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		for (x = 0; io_keys[x] && strcmp(io_keys[x], k->str); x++)
 			;
 		if (io_keys[x]) {
-			ERR(L, k->mark, "unknown-key",
+			LOAD_ERR(L, k->mark, "unknown-key",
 			    "'%s' cannot stand beside '%s': a command spelled as a plain number or as another's name is not built with the _IO* macros (known: %s)",
 			    k->str, ymap_get(m, "number") ? "number" : "alias-of", known);
 			ok = false;
@@ -94,7 +43,7 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		for (x = 0; keys[x] && strcmp(keys[x], k->str); x++)
 			;
 		if (!keys[x]) {
-			ERR(L, k->mark, "unknown-key",
+			LOAD_ERR(L, k->mark, "unknown-key",
 			    "unknown key '%s' in a command spelled as a plain number or as another's name (known: %s)",
 			    k->str, known);
 			ok = false;
@@ -104,7 +53,7 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		static const char *const required[] = { "name", "doc" };
 
 		if (!ymap_get(m, required[x])) {
-			ERR(L, m->mark, "missing-key", "a command has no '%s'", required[x]);
+			LOAD_ERR(L, m->mark, "missing-key", "a command has no '%s'", required[x]);
 			ok = false;
 		}
 	}
@@ -117,7 +66,7 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 	c->name = get_str(L, m, "name", NULL);
 	c->doc = get_str(L, m, "doc", NULL);
 	if (c->name && !is_identifier(c->name)) {
-		ERR(L, ymap_get(m, "name")->mark, "type", "name '%s' is not a C identifier", c->name);
+		LOAD_ERR(L, ymap_get(m, "name")->mark, "type", "name '%s' is not a C identifier", c->name);
 		ok = false;
 	}
 	if ((n = ymap_get(m, "number"))) {
@@ -133,19 +82,19 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 
 			if (strcmp(k->str, "alias-of") && strcmp(k->str, "variants"))
 				continue;
-			ERR(L, k->mark, "unknown-key",
+			LOAD_ERR(L, k->mark, "unknown-key",
 			    "a command spelled as a plain number has its own number: it takes no '%s' (a name the header defines as another's is written with alias-of alone)",
 			    k->str);
 			ok = false;
 		}
 	} else {
-		/* the grammar check says when it is no identifier; check.c finds the target */
+		/* the grammar check says when it is no identifier; check_names.c finds the target */
 		c->by_name = true;
 		c->alias_of = get_str(L, m, "alias-of", &c->alias_mark);
 		if (!c->alias_of || !is_identifier(c->alias_of))
 			ok = false;
 		else if (c->name && !strcmp(c->alias_of, c->name)) {
-			ERR(L, c->alias_mark, "alias", "'alias-of': %s cannot be an alias of itself",
+			LOAD_ERR(L, c->alias_mark, "alias", "'alias-of': %s cannot be an alias of itself",
 			    c->name);
 			ok = false;
 		}
@@ -154,7 +103,7 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 	if (ymap_get(m, "passes")) {
 		c->passes = get_str(L, m, "passes", &c->type_mark);
 		if (c->passes && (is_sizeof(c->passes) || is_number(c->passes))) {
-			ERR(L, c->type_mark, "sizeof-argument",
+			LOAD_ERR(L, c->type_mark, "sizeof-argument",
 			    "'passes' is the C type the command passes, not '%s'", c->passes);
 			ok = false;
 		}
@@ -167,196 +116,12 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		h->n_commands++;
 }
 
-/* variants: [{abis, nr, doc}]: the nr the header spells on those ABIs, or
- * for a command spelled as another's name [{abis, alias-of, doc}]: the
- * name it is there.  Which ABIs exist is checked with the registry (check.c). */
-static void load_variants(struct loader *L, struct command *c, const struct ynode *m)
-{
-	static const struct keyspec ks_nr[] = {
-		{ "abis", true }, { "nr", true }, { "doc", true }, { 0 } };
-	static const struct keyspec ks_name[] = {
-		{ "abis", true }, { "alias-of", true }, { "doc", true }, { 0 } };
-	const struct ynode *list = ymap_get(m, "variants");
-
-	if (!list || !want_kind(L, list, "variants", Y_SEQ))
-		return;
-	if (!list->n) {
-		ERR(L, list->mark, "type", "'variants' is empty: drop it");
-		return;
-	}
-	c->variants = arena_alloc(L->a, list->n * sizeof(*c->variants));
-	for (size_t i = 0; i < list->n; i++) {
-		const struct ynode *vm = list->kids[i], *n = NULL, *abis;
-		struct variant *v = &c->variants[c->n_variants];
-		uint64_t nr = 0;
-
-		if (!check_keys(L, vm, c->by_name ? "a variant of a command spelled as another's name" :
-				"a variant", c->by_name ? ks_name : ks_nr))
-			continue;
-		memset(v, 0, sizeof(*v));
-		v->mark = vm->mark;
-		v->doc = get_str(L, vm, "doc", NULL);
-		v->abis = get_strlist(L, vm, "abis", &v->n_abis, &abis);
-		if (c->by_name) {
-			v->alias_of = get_str(L, vm, "alias-of", &v->alias_mark);
-			if (!v->alias_of || !is_identifier(v->alias_of))
-				continue;	/* the grammar check says why */
-			if (c->alias_of && !strcmp(v->alias_of, c->alias_of)) {
-				ERR(L, v->alias_mark, "type",
-				    "%s: the variant's alias-of %s is the command's own: drop the variant",
-				    c->name ? c->name : "?", v->alias_of);
-				continue;
-			}
-		} else {
-			n = ymap_get(vm, "nr");
-			if (!n || !node_uint(L, n, "nr", UINT32_MAX, &nr))
-				continue;
-		}
-		if (!v->doc || !abis)
-			continue;
-		if (!v->n_abis) {
-			ERR(L, abis->mark, "type", "a variant names at least one ABI");
-			continue;
-		}
-		if (v->n_abis != abis->n)
-			continue;	/* an item that is no string, reported */
-		v->abi_marks = arena_alloc(L->a, v->n_abis * sizeof(*v->abi_marks));
-		for (size_t k = 0; k < v->n_abis; k++)
-			v->abi_marks[k] = abis->kids[k]->mark;
-		if (n) {
-			v->nr = (unsigned int)nr;
-			v->nr_text = n->str;
-			v->nr_mark = n->mark;
-		}
-		c->n_variants++;
-	}
-}
-
 static bool is_unused_param(const struct command *c, const char *p)
 {
 	for (size_t i = 0; i < c->n_unused_params; i++)
 		if (!strcmp(c->unused_params[i], p))
 			return true;
 	return false;
-}
-
-/*
- * unused-params: [s]: parameters of the macro that the number does not
- * depend on (vboxguest.h's VBG_IOCTL_LOG(s) is _IO('V', 9)).  Each must be
- * one of params, once, and neither nr-param nor size-param.
- */
-static bool load_unused_params(struct loader *L, struct command *c, const struct ynode *m)
-{
-	const struct ynode *node;
-	size_t n;
-	const char **v = get_strlist(L, m, "unused-params", &n, &node);
-	bool ok = true;
-
-	if (!node)
-		return true;
-	if (!v || n != node->n)
-		return false;	/* no list, or an item that is no string: reported */
-	if (!n) {
-		ERR(L, node->mark, "type", "'unused-params' is empty: drop it");
-		return false;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct mark at = node->kids[i]->mark;
-		bool known = false, twice = false;
-
-		for (size_t k = 0; k < c->n_params; k++)
-			known |= !strcmp(v[i], c->params[k]);
-		for (size_t k = 0; k < i; k++)
-			twice |= !strcmp(v[i], v[k]);
-		if (!known) {
-			ERR(L, at, "reference", "unused parameter '%s' is not one of the command's params",
-			    v[i]);
-			ok = false;
-		} else if (twice) {
-			ERR(L, at, "reference", "unused parameter '%s' is listed twice", v[i]);
-			ok = false;
-		} else if ((c->nr_param && !strcmp(v[i], c->nr_param)) ||
-			   (c->size_param && !strcmp(v[i], c->size_param))) {
-			ERR(L, at, "reference",
-			    "parameter '%s' is %s: the number depends on it, so it is not unused", v[i],
-			    c->nr_param && !strcmp(v[i], c->nr_param) ? "nr-param" : "size-param");
-			ok = false;
-		}
-	}
-	c->unused_params = v;
-	c->n_unused_params = n;
-	return ok;
-}
-
-/*
- * size-unit: TYPE beside size-param N: the size field holds N elements of
- * TYPE, spelled _IOR/_IOW/_IOWR(magic, nr, TYPE[N]) (spidev.h's
- * SPI_IOC_MESSAGE(N), N struct spi_ioc_transfer).
- */
-static bool load_size_unit(struct loader *L, struct command *c, const struct ynode *m,
-			   bool have_dir)
-{
-	const struct ynode *n = ymap_get(m, "size-unit");
-	struct mark at;
-
-	if (!n)
-		return true;
-	c->size_unit = get_str(L, m, "size-unit", &at);
-	c->type_mark = at;	/* where a missing size of the unit is reported */
-	if (!c->size_unit)
-		return false;
-	if (is_sizeof(c->size_unit) || is_number(c->size_unit)) {
-		ERR(L, at, "sizeof-argument",
-		    "'size-unit' is the C type of one element, not a size: '%s'", c->size_unit);
-		return false;
-	}
-	if (!c->size_param) {
-		ERR(L, at, "missing-key",
-		    "'size-unit' needs 'size-param': the parameter counts the elements");
-		return false;
-	}
-	if (c->ioc) {
-		ERR(L, at, "type",
-		    "'size-unit' is spelled with _IOR, _IOW or _IOWR (TYPE[%s]), not with macro: ioc",
-		    c->size_param);
-		return false;
-	}
-	if (have_dir && c->dir == DIR_NONE) {
-		ERR(L, at, "type", "dir none encodes no size: a size-unit needs dir read, write or read-write");
-		return false;
-	}
-	return true;
-}
-
-/*
- * size: N: _IOC(dir, magic, nr, N) with a literal size (zcrypt.h's
- * _IOC(_IOC_READ | _IOC_WRITE, 'z', 0x05, 0)).  Only with macro: ioc, and
- * the size is the only one: no type, no size-param.  Whether it fits every
- * layout's size field is a registry rule (numbers.c).
- */
-static bool load_size(struct loader *L, struct command *c, const struct ynode *m)
-{
-	const struct ynode *n = ymap_get(m, "size");
-	uint64_t v;
-
-	if (!n)
-		return true;
-	c->size_mark = n->mark;
-	if (!node_uint(L, n, "size", UINT32_MAX, &v))
-		return false;
-	if (!c->ioc) {
-		ERR(L, n->mark, "missing-key",
-		    "'size' needs 'macro: ioc': a literal size is spelled _IOC(dir, magic, nr, %s)", n->str);
-		return false;
-	}
-	if (c->size_param) {
-		ERR(L, n->mark, "type", "a command has 'size' or 'size-param', not both");
-		return false;
-	}
-	c->has_size = true;
-	c->size = (uint32_t)v;
-	c->size_text = n->str;
-	return true;
 }
 
 static void load_command(struct loader *L, struct header *h, const struct ynode *m)
@@ -390,12 +155,12 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 	c->name = get_str(L, m, "name", NULL);
 	c->doc = get_str(L, m, "doc", NULL);
 	if (c->name && !is_identifier(c->name)) {
-		ERR(L, ymap_get(m, "name")->mark, "type", "name '%s' is not a C identifier", c->name);
+		LOAD_ERR(L, ymap_get(m, "name")->mark, "type", "name '%s' is not a C identifier", c->name);
 		ok = false;
 	}
 	dir = get_str(L, m, "dir", &dir_mark);
 	if (dir && !parse_dir(dir, &c->dir)) {
-		ERR(L, dir_mark, "type", "dir '%s' must be none, read, write or read-write", dir);
+		LOAD_ERR(L, dir_mark, "type", "dir '%s' must be none, read, write or read-write", dir);
 		ok = false;
 	}
 	ok &= get_magic(L, m, "magic", &c->magic, &c->magic_text, &c->magic_mark);
@@ -413,7 +178,7 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 	if (ymap_get(m, "type")) {
 		c->type = get_str(L, m, "type", &c->type_mark);
 		if (c->type && (is_sizeof(c->type) || is_number(c->type))) {
-			ERR(L, c->type_mark, "sizeof-argument",
+			LOAD_ERR(L, c->type_mark, "sizeof-argument",
 			    "type '%s' is a size, not a type: the macros take the type itself; a number kept for ABI is a legacy entry",
 			    c->type);
 			ok = false;
@@ -422,20 +187,20 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 	c->params = get_strlist(L, m, "params", &c->n_params, NULL);
 	for (size_t i = 0; i < c->n_params; i++)
 		if (!is_identifier(c->params[i]))
-			ERR(L, ymap_get(m, "params")->mark, "type", "parameter '%s' is not a C identifier",
+			LOAD_ERR(L, ymap_get(m, "params")->mark, "type", "parameter '%s' is not a C identifier",
 			    c->params[i]);
 	if (ymap_get(m, "nr-param"))
 		c->nr_param = get_str(L, m, "nr-param", &pm);
 	if (ymap_get(m, "nr-count")) {
 		if (!c->nr_param)
-			ERR(L, ymap_get(m, "nr-count")->mark, "missing-key", "'nr-count' needs 'nr-param'");
+			LOAD_ERR(L, ymap_get(m, "nr-count")->mark, "missing-key", "'nr-count' needs 'nr-param'");
 		ok &= get_uint(L, m, "nr-count", 256, &c->nr_count);
 		if (c->nr_count == 0) {
-			ERR(L, ymap_get(m, "nr-count")->mark, "range", "'nr-count' must be at least 1");
+			LOAD_ERR(L, ymap_get(m, "nr-count")->mark, "range", "'nr-count' must be at least 1");
 			ok = false;
 		}
 	} else if (c->nr_param) {
-		ERR(L, m->mark, "missing-key", "command '%s' has 'nr-param' but no 'nr-count'",
+		LOAD_ERR(L, m->mark, "missing-key", "command '%s' has 'nr-param' but no 'nr-count'",
 		    c->name ? c->name : "?");
 		ok = false;
 	}
@@ -447,7 +212,7 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 
 		if (!(c->nr_param && !strcmp(p, c->nr_param)) &&
 		    !(c->size_param && !strcmp(p, c->size_param)) && !is_unused_param(c, p))
-			ERR(L, ymap_get(m, "params")->mark, "reference",
+			LOAD_ERR(L, ymap_get(m, "params")->mark, "reference",
 			    "parameter '%s' is neither nr-param nor size-param nor one of unused-params", p);
 	}
 	for (int which = 0; which < 2; which++) {
@@ -460,7 +225,7 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 			if (!strcmp(p, c->params[i]))
 				break;
 		if (i == c->n_params) {
-			ERR(L, ymap_get(m, which ? "size-param" : "nr-param")->mark, "reference",
+			LOAD_ERR(L, ymap_get(m, which ? "size-param" : "nr-param")->mark, "reference",
 			    "'%s' is not one of the command's params", p);
 			ok = false;
 		}
@@ -468,7 +233,7 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 	if (ymap_get(m, "macro")) {
 		macro = get_str(L, m, "macro", &mm);
 		if (macro && strcmp(macro, "ioc")) {
-			ERR(L, mm, "type", "macro '%s' is unknown (the only one is ioc, for _IOC(dir, type, nr, size))",
+			LOAD_ERR(L, mm, "type", "macro '%s' is unknown (the only one is ioc, for _IOC(dir, type, nr, size))",
 			    macro);
 			ok = false;
 		}
@@ -482,26 +247,26 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 		get_bool(L, m, "reserved", &c->reserved);
 	if ((n = ymap_get(m, "legacy")))
 		load_legacy(L, c, n);
-	/* the grammar check says when it is no identifier; check.c finds the target */
+	/* the grammar check says when it is no identifier; check_names.c finds the target */
 	if (ymap_get(m, "alias-of")) {
 		c->alias_of = get_str(L, m, "alias-of", &c->alias_mark);
 		if (c->alias_of && !is_identifier(c->alias_of))
 			c->alias_of = NULL;
 		if (c->alias_of && c->name && !strcmp(c->alias_of, c->name)) {
-			ERR(L, c->alias_mark, "alias", "'alias-of': %s cannot be an alias of itself",
+			LOAD_ERR(L, c->alias_mark, "alias", "'alias-of': %s cannot be an alias of itself",
 			    c->name);
 			c->alias_of = NULL;
 		}
 	}
 	load_variants(L, c, m);
 	if (c->n_variants && c->nr_param) {
-		ERR(L, ymap_get(m, "variants")->mark, "type",
+		LOAD_ERR(L, ymap_get(m, "variants")->mark, "type",
 		    "a family over nr (nr-param) cannot have variants");
 		ok = false;
 	}
 	for (size_t i = 0; i < c->n_variants; i++)
 		if (c->nr_text && c->variants[i].nr == c->nr)
-			ERR(L, c->variants[i].nr_mark, "type",
+			LOAD_ERR(L, c->variants[i].nr_mark, "type",
 			    "%s: the variant's nr %s is the command's own: drop the variant",
 			    c->name ? c->name : "?", c->variants[i].nr_text);
 	get_lifetime(L, m, &c->life);	/* a bad one is reported and left out */
@@ -513,41 +278,41 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 	/* What the argument is: exactly one of type, size-param, legacy (or nothing for _IO). */
 	if (c->legacy) {
 		if (c->type) {
-			ERR(L, c->type_mark, "legacy-spelling",
+			LOAD_ERR(L, c->type_mark, "legacy-spelling",
 			    "a legacy command has no 'type': its argument is spelled by legacy.spell-as");
 			ok = false;
 		}
 		if (c->dir == DIR_NONE || c->ioc) {
-			ERR(L, c->legacy->mark, "legacy-spelling",
+			LOAD_ERR(L, c->legacy->mark, "legacy-spelling",
 			    "a legacy entry needs dir read, write or read-write and no macro");
 			ok = false;
 		}
 		if (c->has_size || c->size_param) {
-			ERR(L, c->legacy->mark, "legacy-spelling",
+			LOAD_ERR(L, c->legacy->mark, "legacy-spelling",
 			    "a legacy entry has no 'size' or 'size-param': its size is legacy.written's");
 			ok = false;
 		}
 	} else if (c->size_param) {
 		if (c->type) {
-			ERR(L, c->type_mark, "type", "a command with a size-param has no 'type'");
+			LOAD_ERR(L, c->type_mark, "type", "a command with a size-param has no 'type'");
 			ok = false;
 		}
 	} else if (c->has_size) {
 		if (c->type) {
-			ERR(L, c->type_mark, "type",
+			LOAD_ERR(L, c->type_mark, "type",
 			    "a command with a literal 'size' has no 'type': the size is the number itself");
 			ok = false;
 		}
 	} else if (c->dir == DIR_NONE && !c->ioc) {
 		if (c->type) {
-			ERR(L, c->type_mark, "type",
+			LOAD_ERR(L, c->type_mark, "type",
 			    "dir none encodes no size, so '%s' would be lost: drop the type, or use macro: ioc to keep a size",
 			    c->type);
 			ok = false;
 		}
 	} else if (!c->type && dir && !ymap_get(m, "legacy") && !ymap_get(m, "size")) {
 		/* a broken legacy entry or size said enough */
-		ERR(L, m->mark, "missing-key", "command '%s' has no 'type'", c->name ? c->name : "?");
+		LOAD_ERR(L, m->mark, "missing-key", "command '%s' has no 'type'", c->name ? c->name : "?");
 		ok = false;
 	}
 	if (ok && c->name && c->doc && dir && c->nr_text)
@@ -579,18 +344,18 @@ static void load_typedefs(struct loader *L, struct header *h, const struct ynode
 		if (!t->name || !t->type || !t->doc)
 			continue;
 		if (strchr(t->type, '[')) {
-			ERR(L, tm, "type",
+			LOAD_ERR(L, tm, "type",
 			    "a typedef's type is written as 'typedef TYPE NAME;', so it cannot be an array: '%s'",
 			    t->type);
 			continue;
 		}
 		if (is_sizeof(t->type) || is_number(t->type)) {
-			ERR(L, tm, "type", "a typedef's type must be a C type, not '%s'", t->type);
+			LOAD_ERR(L, tm, "type", "a typedef's type must be a C type, not '%s'", t->type);
 			continue;
 		}
 		for (size_t k = 0; k < h->n_typedefs; k++)
 			if (!strcmp(h->typedefs[k].name, t->name)) {
-				ERR(L, t->mark, "duplicate-name", "typedef '%s' is already defined at %s:%u:%u",
+				LOAD_ERR(L, t->mark, "duplicate-name", "typedef '%s' is already defined at %s:%u:%u",
 				    t->name, h->typedefs[k].mark.file, h->typedefs[k].mark.line,
 				    h->typedefs[k].mark.col);
 				goto next;
@@ -613,7 +378,7 @@ static void load_defines(struct loader *L, struct header *h, const struct ynode 
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < i; k++)
 			if (!strcmp(h->defines[i], h->defines[k])) {
-				ERR(L, node->kids[i]->mark, "duplicate-name", "define '%s' is listed twice",
+				LOAD_ERR(L, node->kids[i]->mark, "duplicate-name", "define '%s' is listed twice",
 				    h->defines[i]);
 				h->n_defines = 0;
 				return;
@@ -637,7 +402,7 @@ static void load_stub_includes(struct loader *L, struct header *h, const struct 
 		for (size_t k = 0; k < i; k++)
 			clash |= !strcmp(h->stub_includes[i], h->stub_includes[k]);
 		if (clash) {
-			ERR(L, node->kids[i]->mark, "reference",
+			LOAD_ERR(L, node->kids[i]->mark, "reference",
 			    "stub-include '%s' is the header itself, one of its includes, or listed twice",
 			    h->stub_includes[i]);
 			h->n_stub_includes = 0;
@@ -686,14 +451,14 @@ void load_header(struct loader *L, const struct ynode *root, const char *rel,
 	/* headers/linux/fs.yaml describes linux/fs.h, headers/arch/powerpc/asm/ioctls.yaml
 	 * powerpc's asm/ioctls.h: keep the two in step. */
 	if (strlen(h->path) < 3 || strcmp(h->path + strlen(h->path) - 2, ".h")) {
-		ERR(L, hm, "type", "header '%s' must be a path ending in .h", h->path);
+		LOAD_ERR(L, hm, "type", "header '%s' must be a path ending in .h", h->path);
 		return;
 	}
 	expect = h->arch ? arena_printf(L->a, "headers/arch/%s/%.*s.yaml", h->arch,
 					(int)(strlen(h->path) - 2), h->path) :
 			   arena_printf(L->a, "headers/%.*s.yaml", (int)(strlen(h->path) - 2), h->path);
 	if (strcmp(expect, rel)) {
-		ERR(L, hm, "reference", "header '%s'%s%s belongs in %s/%s, not %s", h->path,
+		LOAD_ERR(L, hm, "reference", "header '%s'%s%s belongs in %s/%s, not %s", h->path,
 		    h->arch ? " of arch " : "", h->arch ? h->arch : "", reg->spec_dir, expect, rel);
 		return;
 	}

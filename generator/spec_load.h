@@ -6,6 +6,8 @@
 #ifndef IOCTLGEN_SPEC_LOAD_H
 #define IOCTLGEN_SPEC_LOAD_H
 
+#include "parse.h"
+#include "registry.h"
 #include "yamltree.h"
 
 struct loader {
@@ -35,23 +37,16 @@ struct loader {
 	size_t n_seen, cap_seen;
 };
 
-#define ERR(L, m, rule, ...) \
-	diag_add_about((L)->d, (L)->about, (m), SEV_ERROR, rule, false, __VA_ARGS__)
-
 /* ------------------------------------------------------------ scalars (spec_scalar.c) */
 
 enum scalar_kind { SK_STR, SK_INT, SK_FLOAT, SK_BOOL, SK_NULL };
 
 extern const char *const kind_names[];
 
-bool all_of(const char *s, const char *set);
 /* How YAML 1.1 (PyYAML, and so the JSON Schema check) reads a plain scalar. */
 enum scalar_kind scalar_kind(const struct ynode *n);
-/* A C character literal as ioctl-number.rst writes codes: 'E', '\\' or '\''. */
-bool parse_char_literal(const char *s, unsigned int *out);
 /* A scalar's text as written, whatever YAML reads it as; NULL for none. */
 const char *scalar_text(const struct ynode *n);
-bool is_identifier(const char *s);
 
 /* ------------------------------------------------------------ typed access (spec_fields.c) */
 
@@ -94,6 +89,14 @@ void load_magic(struct loader *L, const struct ynode *root);
 void load_sizes(struct loader *L, const struct ynode *root, const char *rel, const char *file);
 /* spec_types.c: new, constants and types of a header spec */
 void load_header_types(struct loader *L, struct header *h, const struct ynode *root);
+/* spec_command.c: the parts of a command entry with loaders of their own;
+ * the bool ones say whether the part was good */
+void load_legacy(struct loader *L, struct command *c, const struct ynode *m);
+void get_abi_change(struct loader *L, struct command *c, const struct ynode *m);
+void load_variants(struct loader *L, struct command *c, const struct ynode *m);
+bool load_unused_params(struct loader *L, struct command *c, const struct ynode *m);
+bool load_size_unit(struct loader *L, struct command *c, const struct ynode *m, bool have_dir);
+bool load_size(struct loader *L, struct command *c, const struct ynode *m);
 /* spec_header.c */
 void load_header(struct loader *L, const struct ynode *root, const char *rel, const char *file);
 

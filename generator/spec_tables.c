@@ -54,13 +54,13 @@ static const char *node_version(struct loader *L, const struct ynode *n, const c
 		return NULL;
 	sk = scalar_kind(n);
 	if (sk == SK_FLOAT || sk == SK_INT) {
-		ERR(L, n->mark, "type",
+		LOAD_ERR(L, n->mark, "type",
 		    "'%s' must be a version in quotes (\"%s\"), not %s: unquoted, YAML reads it as a number (6.10 as 6.1)",
 		    key, n->str, kind_names[sk]);
 		return NULL;
 	}
 	if (sk != SK_STR || !version_text_ok(n->str)) {
-		ERR(L, n->mark, "type", "'%s' must be a kernel version such as \"6.12\", not '%s'", key,
+		LOAD_ERR(L, n->mark, "type", "'%s' must be a kernel version such as \"6.12\", not '%s'", key,
 		    n->str);
 		return NULL;
 	}
@@ -77,7 +77,7 @@ static const char *get_version(struct loader *L, const struct ynode *map, const 
 }
 
 /* since: and removed:, as written; which versions they are is a registry
- * rule (check.c: versions.yaml may come after the file). */
+ * rule (check_lifetimes.c: versions.yaml may come after the file). */
 bool get_lifetime(struct loader *L, const struct ynode *map, struct lifetime *life)
 {
 	bool ok = true;
@@ -111,7 +111,7 @@ void load_versions(struct loader *L, const struct ynode *root)
 		if (!name || !get_str(L, m, "doc", NULL))
 			continue;
 		if (reg->n_versions == MAX_VERSIONS) {
-			ERR(L, nm, "range", "the registry knows at most %d versions", MAX_VERSIONS);
+			LOAD_ERR(L, nm, "range", "the registry knows at most %d versions", MAX_VERSIONS);
 			return;
 		}
 		v = arena_slot(L->a, &reg->versions, &L->cap_versions, reg->n_versions,
@@ -165,12 +165,12 @@ void load_layouts(struct loader *L, const struct ynode *root)
 		if (!ok || !l->name)
 			continue;
 		if (l->nr_bits + l->type_bits + l->size_bits + l->dir_bits != 32) {
-			ERR(L, m->mark, "range", "layout '%s': nr, type, size and dir bits add up to %u, not 32",
+			LOAD_ERR(L, m->mark, "range", "layout '%s': nr, type, size and dir bits add up to %u, not 32",
 			    l->name, l->nr_bits + l->type_bits + l->size_bits + l->dir_bits);
 			continue;
 		}
 		if (l->xsize_bits && l->xsize_bits != l->size_bits + 1) {
-			ERR(L, ymap_get(m, "xsize-bits")->mark, "range",
+			LOAD_ERR(L, ymap_get(m, "xsize-bits")->mark, "range",
 			    "layout '%s': xsize-bits must be size-bits + 1 (the size reaches into the dir field)",
 			    l->name);
 			continue;
@@ -179,7 +179,7 @@ void load_layouts(struct loader *L, const struct ynode *root)
 
 		if (l->none > dmax || l->read > dmax || l->write > dmax || !l->read || !l->write ||
 		    l->read == l->write || (l->read & l->write) || (l->none & (l->read | l->write))) {
-			ERR(L, m->mark, "range",
+			LOAD_ERR(L, m->mark, "range",
 			    "layout '%s': none, read and write must be distinct bits of the %u-bit dir field",
 			    l->name, l->dir_bits);
 			continue;
@@ -267,7 +267,7 @@ static bool parse_seq(const char *s, unsigned int *first, unsigned int *last)
  * doc-since: {"6.12": TEXT, ...}, the row's comment from each of those
  * versions on.  Each key a version in quotes (node_version()), each value
  * a string; at least one.  Which versions they are, their order and
- * whether each changes the text are registry rules (check.c).
+ * whether each changes the text are registry rules (check_lifetimes.c).
  */
 static void get_doc_since(struct loader *L, const struct ynode *m, struct magic_row *r)
 {
@@ -278,7 +278,7 @@ static void get_doc_since(struct loader *L, const struct ynode *m, struct magic_
 	if (!map || !want_kind(L, map, "doc-since", Y_MAP))
 		return;
 	if (!ymap_len(map)) {
-		ERR(L, map->mark, "type",
+		LOAD_ERR(L, map->mark, "type",
 		    "'doc-since' maps each later version whose comment differs to its text: at least one");
 		return;
 	}
@@ -293,7 +293,7 @@ static void get_doc_since(struct loader *L, const struct ynode *m, struct magic_
 		if (!want_kind(L, v, d->version, Y_SCALAR))
 			continue;
 		if ((sk = scalar_kind(v)) != SK_STR) {
-			ERR(L, v->mark, "type", "'doc-since' \"%s\" must be a string, not %s ('%s'); quote it",
+			LOAD_ERR(L, v->mark, "type", "'doc-since' \"%s\" must be a string, not %s ('%s'); quote it",
 			    d->version, kind_names[sk], v->str);
 			continue;
 		}
@@ -309,7 +309,7 @@ static const char **get_cell(struct loader *L, const struct ynode *m, const char
 	const char **v = get_strlist(L, m, key, n, &node);
 
 	if (v && !*n)
-		ERR(L, node->mark, "type", "'%s' lists the cell's lines: at least one", key);
+		LOAD_ERR(L, node->mark, "type", "'%s' lists the cell's lines: at least one", key);
 	return v;
 }
 
@@ -346,7 +346,7 @@ void load_magic(struct loader *L, const struct ynode *root)
 		r->seq_cell = get_cell(L, m, "seq-cell", &r->n_seq_cell);
 		get_lifetime(L, m, &r->life);	/* a bad one is reported and left out */
 		if (r->seq && !parse_seq(r->seq, &r->first, &r->last)) {
-			ERR(L, seq_mark, "type", "seq '%s' must be all, a hex number (80) or a hex range (00-1F)",
+			LOAD_ERR(L, seq_mark, "type", "seq '%s' must be all, a hex number (80) or a hex range (00-1F)",
 			    r->seq);
 			ok = false;
 		}
@@ -391,7 +391,7 @@ void load_sizes(struct loader *L, const struct ynode *root, const char *rel, con
 	expect = version ? arena_printf(L->a, "sizes/%s/%s.yaml", version, abi) :
 		 arena_printf(L->a, "sizes/%s.yaml", abi);
 	if (strcmp(expect, rel)) {
-		ERR(L, am, "reference", "the sizes of ABI '%s' belong in %s/%s", abi, L->reg->spec_dir,
+		LOAD_ERR(L, am, "reference", "the sizes of ABI '%s' belong in %s/%s", abi, L->reg->spec_dir,
 		    expect);
 		return;
 	}

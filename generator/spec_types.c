@@ -7,7 +7,6 @@
  */
 #include <string.h>
 
-#include "ioctlgen.h"
 #include "spec_load.h"
 
 static const char *const kind_words[] = { "struct", "union", "enum" };
@@ -25,7 +24,7 @@ static const struct mark *defined_before(const char *name, const char *const *na
 static void twice(struct loader *L, struct mark at, const char *what, const char *name,
 		  const struct mark *first)
 {
-	ERR(L, at, "duplicate-name", "%s '%s' is already defined at %s:%u:%u", what, name,
+	LOAD_ERR(L, at, "duplicate-name", "%s '%s' is already defined at %s:%u:%u", what, name,
 	    first->file, first->line, first->col);
 }
 
@@ -114,7 +113,7 @@ static bool load_len(struct loader *L, const struct header *h, struct cmember *m
 		const struct cconstant *k = constant_named(h, n->str);
 
 		if (!k) {
-			ERR(L, n->mark, "reference", "len '%s' is no constant of this header", n->str);
+			LOAD_ERR(L, n->mark, "reference", "len '%s' is no constant of this header", n->str);
 			return false;
 		}
 		v = k->value;
@@ -122,7 +121,7 @@ static bool load_len(struct loader *L, const struct header *h, struct cmember *m
 		return false;
 	}
 	if (v == 0) {
-		ERR(L, n->mark, "range", "len %s: an array has at least one element", n->str);
+		LOAD_ERR(L, n->mark, "range", "len %s: an array has at least one element", n->str);
 		return false;
 	}
 	mb->len = (uint32_t)v;
@@ -156,7 +155,7 @@ static void load_members(struct loader *L, const struct header *h, struct ctype_
 		if (ymap_get(m, "doc"))
 			mb->doc = get_str(L, m, "doc", NULL);
 		else if (!mb->pad) {
-			ERR(L, m->mark, "missing-key",
+			LOAD_ERR(L, m->mark, "missing-key",
 			    "member '%s' has no 'doc' (only padding, pad: true, may go without)",
 			    mb->name ? mb->name : "?");
 			ok = false;
@@ -216,21 +215,21 @@ static void load_types(struct loader *L, struct header *h, const struct ynode *r
 		if (!t->name || !t->doc || !kind || !is_identifier(t->name))
 			continue;
 		if (!parse_kind(kind, &t->kind)) {
-			ERR(L, km, "type", "kind '%s' must be struct, union or enum", kind);
+			LOAD_ERR(L, km, "type", "kind '%s' must be struct, union or enum", kind);
 			continue;
 		}
 		t->c_name = arena_printf(L->a, "%s %s", kind_words[t->kind], t->name);
 		members = ymap_get(m, "members");
 		values = ymap_get(m, "values");
 		if (t->kind == CTYPE_ENUM ? members != NULL : values != NULL) {
-			ERR(L, (members ? members : values)->mark, "type",
+			LOAD_ERR(L, (members ? members : values)->mark, "type",
 			    "%s: %s has %s, not %s", t->c_name, t->kind == CTYPE_ENUM ? "an enum" :
 			    "a struct or union", t->kind == CTYPE_ENUM ? "values" : "members",
 			    t->kind == CTYPE_ENUM ? "members" : "values");
 			continue;
 		}
 		if (t->kind == CTYPE_ENUM ? !values : !members) {
-			ERR(L, m->mark, "missing-key", "%s has no '%s'", t->c_name,
+			LOAD_ERR(L, m->mark, "missing-key", "%s has no '%s'", t->c_name,
 			    t->kind == CTYPE_ENUM ? "values" : "members");
 			continue;
 		}

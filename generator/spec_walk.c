@@ -40,7 +40,7 @@ struct walk {
 
 /* "syntax" for what cannot be read, as for a file; "spec-tree" for the shape of the tree */
 #define TREE_ERR(w, rule, path, ...) \
-	ERR((w)->L, ((struct mark){ (path), 1, 1 }), rule, __VA_ARGS__)
+	LOAD_ERR((w)->L, ((struct mark){ (path), 1, 1 }), rule, __VA_ARGS__)
 
 static bool has_suffix(const char *s, const char *suffix)
 {

@@ -3,7 +3,8 @@
 #ifndef IOCTLGEN_YAMLTREE_H
 #define IOCTLGEN_YAMLTREE_H
 
-#include "ioctlgen.h"
+#include "diag.h"
+#include "util.h"
 
 enum ykind { Y_SCALAR, Y_SEQ, Y_MAP };
 

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One command on one ABI: whether the ABI has it, the sizes its headers
+ * measure, the nr and alias-of a variant gives it there, and which types
+ * its number encodes.  Ground floor: the loader, the check, the lint and
+ * the model ask these, and this file asks nothing of them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "registry.h"
+
+static int size_key_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct size_entry *)elem)->type);
+}
+
+bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
+{
+	const struct size_entry *e;
+
+	/* bsearch() on a NULL array is undefined, even with no elements. */
+	if (!abi->n_sizes)
+		return false;
+	e = bsearch(type, abi->sizes, abi->n_sizes, sizeof(*abi->sizes), size_key_cmp);
+	if (!e)
+		return false;
+	*size = e->size;
+	return true;
+}
+
+/* An absent: entry, NAME or HEADER:NAME (header NULL for the first). */
+struct absent_key {
+	const char *header, *name;
+};
+
+/* strcmp() of the key, written as absent: writes it, against entry s. */
+static int absent_cmp(const void *pk, const void *elem)
+{
+	const struct absent_key *k = pk;
+	const char *parts[3] = { k->header ? k->header : "", k->header ? ":" : "", k->name };
+	const unsigned char *s = *(const unsigned char *const *)elem;
+
+	for (int p = 0; p < 3; p++)
+		for (const unsigned char *c = (const unsigned char *)parts[p]; *c; c++, s++)
+			if (*c != *s)
+				return *c - *s;
+	return -*s;
+}
+
+static bool absent(const struct abi *abi, const char *header, const char *name)
+{
+	struct absent_key k = { header, name };
+
+	/* bsearch() on a NULL array is undefined, even with no elements. */
+	return abi->n_absent && bsearch(&k, abi->absent, abi->n_absent, sizeof(*abi->absent), absent_cmp) != NULL;
+}
+
+bool abi_arch_has(const struct abi *abi, const struct command *c)
+{
+	return !c->header->arch || (abi->arch && !strcmp(c->header->arch, abi->arch));
+}
+
+/* absent: lists NAME, or header:NAME when only one header's NAME is missing
+ * (asm-generic/ioctls.h:TCGETS2 on sparc, whose own asm/ioctls.h has one). */
+bool abi_has(const struct abi *abi, const struct command *c)
+{
+	return abi_arch_has(abi, c) && !absent(abi, NULL, c->name) && !absent(abi, c->header->path, c->name);
+}
+
+static const struct variant *variant_on(const struct command *c, const struct abi *abi)
+{
+	for (size_t v = 0; v < c->n_variants; v++)
+		for (size_t k = 0; k < c->variants[v].n_abis; k++)
+			if (!strcmp(c->variants[v].abis[k], abi->name))
+				return &c->variants[v];
+	return NULL;
+}
+
+unsigned int command_nr_on(const struct command *c, const struct abi *abi)
+{
+	const struct variant *v = variant_on(c, abi);
+
+	return v && v->nr_text ? v->nr : c->nr;
+}
+
+const char *command_alias_on(const struct command *c, const struct abi *abi)
+{
+	const struct variant *v = variant_on(c, abi);
+
+	return v && v->alias_of ? v->alias_of : c->alias_of;
+}
+
+const char *command_alias_root_on(const struct command *c, const struct abi *abi)
+{
+	const struct variant *v = variant_on(c, abi);
+
+	return v && v->alias_root ? v->alias_root : c->alias_root;
+}
+
+/* The type whose sizeof() the header's macro encodes, or NULL for none. */
+const char *command_sized_type(const struct command *c)
+{
+	if (c->size_param || c->has_size || (c->dir == DIR_NONE && !c->ioc))
+		return NULL;
+	if (c->legacy)
+		return strcmp(c->legacy->spell_as, "bad") ? c->legacy->spell_as :
+		       legacy_written_type(c->legacy->written);
+	return c->type;
+}
+
+/* The C type of a legacy macro argument: sizeof(...) is size_t, a literal int. */
+const char *legacy_written_type(const char *written)
+{
+	if (is_sizeof(written))
+		return "size_t";
+	if (is_number(written))
+		return "int";
+	return NULL;
+}
+
+const char *const measure_base[MEASURE_BASE_TYPES] = { "int", "size_t" };
+
+static size_t add_type(const char **types, size_t n, const char *t)
+{
+	if (!t || !strcmp(t, "void"))
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(types[i], t))
+			return n;
+	types[n] = t;
+	return n + 1;
+}
+
+size_t command_measure(const struct command *c, const char *types[MEASURE_MAX])
+{
+	size_t n = add_type(types, 0, c->type);
+
+	n = add_type(types, n, c->size_unit);
+
+	if (c->legacy) {
+		if (strcmp(c->legacy->spell_as, "bad"))
+			n = add_type(types, n, c->legacy->spell_as);
+		if (!c->reserved)
+			n = add_type(types, n, c->legacy->passes);
+	}
+	return n;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The rule groups of the check stage, each in its own file, in the order
+ * check.c runs them.  Internal to check*.c and collisions.c.
+ */
+#ifndef IOCTLGEN_RULES_H
+#define IOCTLGEN_RULES_H
+
+#include "registry.h"
+
+/* check_lifetimes.c: the known versions, each entry's since and removed as
+ * indexes of them, and the magic-code rows' doc-since */
+void check_versions(struct registry *reg);
+void resolve_lifetimes(struct registry *reg);
+void check_doc_since(struct registry *reg);
+/* check_names.c: layouts and ABIs named once; a command's name once per
+ * header, one number per ABI; alias-of chains, their ends and numbers
+ * (v: commands_by_name()) */
+void check_names(struct registry *reg);
+void check_command_names(struct registry *reg, const struct command **v, size_t n);
+void check_aliases(struct registry *reg, const struct command **v, size_t n, bool sized);
+/* check_abis.c: each ABI's layout, base and sizes; variants' ABIs; fields
+ * that fit the smallest layout */
+void link_abis(struct registry *reg, bool sized);
+void check_variants(struct registry *reg);
+void check_ranges(struct registry *reg);
+/* check_magic.c: overlapping rows, commands outside the table */
+void check_magic_table(struct registry *reg);
+/* check_types.c: the members' types of the header specs' types, and their lints */
+void check_types(struct registry *reg);
+/* check_numbers.c: every command's numbers in every known version it
+ * exists in, and the numbers that change between versions */
+void number_versions(struct registry *reg, const struct command **byname, size_t n);
+void check_abi_changes(struct registry *reg);
+/* collisions.c: numbers that several commands share, and their warnings */
+void collisions_find(struct registry *reg);
+
+#endif
