@@ -9,14 +9,11 @@ headers declare as enumerators instead of #defines (6.12's
 linux/android/binder.h): no #ifdef sees those, so their checks have none.
 
 Writes into OUTDIR:
-  probe/<n>.c          one ABI probe per header (compiled with -S, see run)
-  probe/index          "<n> <header> 1" per probe, or "<n> <header> 0 NAME..."
-                       for a header that does not compile on its own in
-                       userspace (header-test: false): run then copies the
-                       NAMEs' #define lines from the header instead
-  probe/shared/g<k>.c  the probes of up to GROUP headers that need nothing
-                       around them, in one translation unit
-  probe/shared/index   "g<k> <n>..." per unit
+  probe/index          "<n> <header> 1" per header the guest tests, or
+                       "<n> <header> 0 NAME..." for a header that does not
+                       compile on its own in userspace (header-test: false):
+                       run then copies the NAMEs' #define lines from the
+                       header for the user tests instead
   units                "<n> <header>" per header the guest tests
   kmod/main.c, kmod/h<n>.c
                        kernel module: every number with the kernel's macros,
@@ -53,7 +50,6 @@ KERNEL_ABI = "x86_64"
 GUEST_ARCH = "x86"
 # Probes per shared translation unit: one compiler run costs some 40 ms
 # before it reads a line, and a unit of forty headers about 1 s.
-GROUP = 40
 
 
 def die(msg):
@@ -192,26 +188,6 @@ def typedef_lines(h):
     return [typedef_line(t["name"], t["type"]) for t in h.get("typedefs") or []]
 
 
-def shareable(h):
-    """A header whose probe may share a translation unit: it compiles on its
-    own in userspace and needs no definition of the registry's around it."""
-    return h["header_test"] and not (h["defines"] or h["typedefs"] or h["internal"])
-
-
-def shared_probes(env, ctx, outdir, probes):
-    """probe/shared/: the probes [(n, header)] of shareable headers, GROUP
-    to a unit, and its index."""
-    members = [(n, h) for n, h in probes if shareable(h)]
-    index = []
-    for k in range(0, len(members), GROUP):
-        group = members[k:k + GROUP]
-        stem = "g%d" % (k // GROUP)
-        write_if_changed(os.path.join(outdir, "probe", "shared", stem + ".c"),
-                         env.get_template("probe_group.c.j2").render(ctx, members=group))
-        index.append("%s %s\n" % (stem, " ".join(str(n) for n, _ in group)))
-    write_if_changed(os.path.join(outdir, "probe", "shared", "index"), "".join(index))
-
-
 def shown_path(path):
     """PATH as the banners name it: relative to the project root (the
     working directory) when under it, so that two clones generate the same
@@ -251,18 +227,14 @@ def main():
     # searches OUTDIR/stub-include last (-idirafter) in user space.
     stub_dir(outdir, [p for h in model["headers"] for p in h.get("stub-includes") or []])
     index = []
-    probes = []
     units = []
     for i, h in enumerate(headers):
         if not h["commands"]:
             continue
         if h["arch"] not in (None, GUEST_ARCH):
             continue    # another ARCH's header: x86 compilers cannot check it
-        write_if_changed(os.path.join(outdir, "probe", "%d.c" % i),
-                         env.get_template("probe.c.j2").render(ctx, header=h))
         index.append("%d %s %s\n" % (i, h["path"], "1" if h["header_test"] else
                                         "0 " + " ".join(c["name"] for c in h["commands"])))
-        probes.append((i, h))
         # One compilation unit per header, in the module and in the user
         # test: run leaves out a unit that does not compile and says so.
         units.append("%d %s\n" % (i, h["path"]))
@@ -271,7 +243,6 @@ def main():
         write_if_changed(os.path.join(outdir, "utest", "u%d.c" % i),
                          env.get_template("utest_unit.c.j2").render(ctx, header=h, unit=i))
     write_if_changed(os.path.join(outdir, "probe", "index"), "".join(index))
-    shared_probes(env, ctx, outdir, probes)
     write_if_changed(os.path.join(outdir, "units"), "".join(units))
     unit_ids = [int(u.split()[0]) for u in units]
     uctx = dict(ctx, units=[(i, headers[i]["path"]) for i in unit_ids])
@@ -303,9 +274,12 @@ def main():
                      "".join("%s %s\n" % (a, GUEST_ABIS[a][1]) for a in abis))
     write_if_changed(os.path.join(outdir, "expected"), "".join(e + "\n" for e in expected))
 
-    # Sources of an earlier model (a header gone, a unit renumbered) go.
+    # Sources of an earlier model (a header gone, a unit renumbered) go, and
+    # the probes of an older run (it compiled them with -S: step 3).
     for sub in ("kmod", "utest", "probe", os.path.join("probe", "shared")):
         d = os.path.join(outdir, sub)
+        if not os.path.isdir(d):
+            continue
         for name in os.listdir(d):
             path = os.path.abspath(os.path.join(d, name))
             if name.endswith((".c", ".h")) and path not in WRITTEN:
