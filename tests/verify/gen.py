@@ -188,6 +188,27 @@ def typedef_lines(h):
     return [typedef_line(t["name"], t["type"]) for t in h.get("typedefs") or []]
 
 
+# Units per group object (the module's here, each layout's KUnit suite in
+# gen_kunit.py): about 20 objects for 240 headers, where a compiler run
+# per header cost most of their build.
+GROUP = 12
+
+
+def groups_of(units):
+    """Consecutive units, at most GROUP each, whose command names are
+    disjoint: a name defined by one header must not stand in for the same
+    name in another header's #ifdef."""
+    groups, names = [], set()
+    for u in units:
+        mine = {c["name"] for c in u["commands"]}
+        if not groups or len(groups[-1]) == GROUP or mine & names:
+            groups.append([])
+            names = set()
+        groups[-1].append(u)
+        names |= mine
+    return groups
+
+
 def shown_path(path):
     """PATH as the banners name it: relative to the project root (the
     working directory) when under it, so that two clones generate the same
@@ -245,6 +266,14 @@ def main():
     write_if_changed(os.path.join(outdir, "probe", "index"), "".join(index))
     write_if_changed(os.path.join(outdir, "units"), "".join(units))
     unit_ids = [int(u.split()[0]) for u in units]
+    # The module's units in groups (run builds a group that fails as its units).
+    groups = groups_of([dict(headers[i], index=i) for i in unit_ids])
+    for k, members in enumerate(groups):
+        write_if_changed(os.path.join(outdir, "kmod", "g%d.c" % k),
+                         env.get_template("kmod_group.c.j2").render(ctx, members=members))
+    write_if_changed(os.path.join(outdir, "kmod", "groups"),
+                     "".join("g%d %s\n" % (k, " ".join(str(u["index"]) for u in members))
+                             for k, members in enumerate(groups)))
     uctx = dict(ctx, units=[(i, headers[i]["path"]) for i in unit_ids])
     write_if_changed(os.path.join(outdir, "kmod", "ioctl_verify.h"),
                      env.get_template("kmod.h.j2").render(uctx))

@@ -32,8 +32,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen import (WRITTEN, commands, die, environment, header_arch, load_model, shown_path,  # noqa: E402
-                 typedef_lines, write_if_changed)
+from gen import (WRITTEN, commands, die, environment, groups_of, header_arch, load_model,  # noqa: E402
+                 shown_path, typedef_lines, write_if_changed)
 
 
 def case_name(path):
@@ -59,25 +59,6 @@ def kernel_context(abi):
             if abi in parts[0].split():
                 out[parts[1]] = (parts[2], n)
     return out
-
-
-# Units per group object: about 20 objects for 220 headers.
-GROUP = 12
-
-
-def groups_of(units):
-    """Consecutive units, at most GROUP each, whose command names are
-    disjoint: a name defined by one header must not stand in for the same
-    name in another header's #ifdef."""
-    groups, names = [], set()
-    for u in units:
-        mine = {c["name"] for c in u["commands"]}
-        if not groups or len(groups[-1]) == GROUP or mine & names:
-            groups.append([])
-            names = set()
-        groups[-1].append(u)
-        names |= mine
-    return groups
 
 
 def main():
