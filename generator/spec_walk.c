@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>		/* strcasecmp() */
 #include <sys/stat.h>
 
 #include "grammar.h"
@@ -84,6 +85,13 @@ static const char *name_problem(const char *name, char *buf, size_t size)
 static bool under_schema(const char *sub)
 {
 	return !strncmp(sub, "schema", 6) && (sub[6] == '/' || sub[6] == '\0');
+}
+
+static bool has_suffix_nocase(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && !strcasecmp(s + n - k, suffix);
 }
 
 static bool path_within(const char *path, const char *dir, size_t len)
@@ -163,7 +171,8 @@ static void walk_entry(struct walk *w, const char *rel, const char *name)
 		}
 		grow(&w->out->v, &w->out->cap, w->out->n + 1, sizeof(*w->out->v));
 		w->out->v[w->out->n++] = sub;
-	} else if (has_suffix(name, ".yml")) {
+	} else if (has_suffix_nocase(name, ".yml") || has_suffix_nocase(name, ".yaml")) {
+		/* x.yml, x.YAML, x.Yaml: read as YAML by other tools, never by this walk */
 		TREE_ERR(w, "spec-tree", full, "spec files end in .yaml: this one would never be read");
 	}
 }
