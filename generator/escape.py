@@ -82,12 +82,13 @@ def c_code(text, what="text"):
 
 # Lines that would start a block construct in a table cell: explicit markup
 # (directive, comment, target, footnote, substitution definition), an
-# anonymous target, a bullet, enumerator, field or option list, a doctest,
+# anonymous target, a bullet, enumerator, field or option list (a DOS-style
+# '/V' option too), a doctest,
 # a line block; and a line that starts with a punctuation character
 # repeated, or is one, or is '=' or '-' and blanks, which reads as a table
 # border, a section adornment or a transition.
 _RST_BLOCK_START_RE = re.compile(
-    r"\.\.(\s|$)|__(\s|$)|[-*+\u2022\u2023\u2043]|>>>|\|(\s|$)"
+    r"\.\.(\s|$)|__(\s|$)|[-*+\u2022\u2023\u2043]|/[A-Za-z0-9]|>>>|\|(\s|$)"
     r"|(\d+|[A-Za-z#]|[ivxlcdmIVXLCDM]+)[.)](\s|$)|\((\d+|[A-Za-z#]|[ivxlcdmIVXLCDM]+)\)(\s|$)"
     r"|:"
     r"|(?P<adorn>[%s])((?P=adorn)+|\s*$)|[=\s]+$|[-\s]+$" % re.escape(string.punctuation))
