@@ -17,7 +17,12 @@ KSRC_TAR ?= /usr/src/linux-source-$(KVER).tar.xz
 KSRC     := $(B)/linux-source-$(KVER)
 MODEL    := $(B)/model.json
 SPEC     := spec
-SPEC_FILES := $(shell find $(SPEC) -name '*.yaml' | LC_ALL=C sort)
+# Names below spec/ follow ioctlgen's grammar (rule spec-name: ASCII letters,
+# digits, '_', '.', '-'): only such names are ever pasted into a recipe or a
+# make variable, so a name holding '$(...)', ';', quotes or spaces runs
+# nothing; ioctlgen reports the others when it reads the tree.
+SPEC_NAME_OK = LC_ALL=C grep -x '[A-Za-z0-9_./-]*'
+SPEC_FILES := $(shell find $(SPEC) -name '*.yaml' | $(SPEC_NAME_OK) | LC_ALL=C sort)
 
 ifeq ($(V),1)
 Q =
@@ -72,7 +77,8 @@ UNIT_PROGS := $(patsubst tests/unit/test-%.c,$(B)/test-%,$(wildcard tests/unit/t
 # counted by rule, and in full only the warnings of the spec files that differ
 # from the last commit (what the user just edited).  V=1 or `build/ioctlgen
 # check` prints every warning.
-EDITED_SPEC = { git diff --name-only HEAD -- $(SPEC); git ls-files -o --exclude-standard -- $(SPEC); } 2>/dev/null
+EDITED_SPEC = { git diff --name-only HEAD -- $(SPEC); git ls-files -o --exclude-standard -- $(SPEC); } 2>/dev/null | \
+	$(SPEC_NAME_OK)
 MODEL_REPORT = $(if $(Q),--summary $$($(EDITED_SPEC) | sed 's/^/--full /'))
 
 # Measured first, before the model: the header specs that name a type
@@ -83,13 +89,15 @@ MODEL_REPORT = $(if $(Q),--summary $$($(EDITED_SPEC) | sed 's/^/--full /'))
 MEASURE_FIRST = { $(B)/ioctlgen check $(SPEC) 2>&1 | \
 	sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: .*\[missing-size\]$$/\1/p'; \
 	$(EDITED_SPEC) | grep '^$(SPEC)/headers/.*\.yaml$$' | xargs -r grep -ls '^types:'; } | \
-	LC_ALL=C sort -u
-# The list of spec files, rewritten only when it changes: a deleted header
-# spec makes the model out of date too.
+	$(SPEC_NAME_OK) | LC_ALL=C sort -u
+# The list of every name below spec/, rewritten only when it changes: a
+# deleted header spec makes the model out of date too, and so does a new
+# name ioctlgen refuses (a dot file, a name outside the grammar).  The names
+# go from find to the file as data, never through the recipe's text.
 SPEC_LIST := $(B)/spec-files.list
 $(SPEC_LIST): FORCE
 	@mkdir -p $(B)
-	@printf '%s\n' $(SPEC_FILES) | cmp -s - $@ || printf '%s\n' $(SPEC_FILES) >$@
+	@find $(SPEC) | LC_ALL=C sort | cmp -s - $@ || find $(SPEC) | LC_ALL=C sort >$@
 
 FORCE:
 .PHONY: FORCE
@@ -246,7 +254,8 @@ use-tree: deps $(B)/ioctlgen
 # into $(B)/site (generator/render_site.py does both).
 PORT      ?= 8000
 SITE_DEPS := $(wildcard generator/*.py) $(wildcard templates/site/*) \
-	$(shell find -L docs -type f ! -path 'docs/dev/*') $(wildcard $(SPEC)/schema/*.json)
+	$(shell find -L docs -type f ! -path 'docs/dev/*') \
+	$(shell find $(SPEC)/schema -name '*.json' | $(SPEC_NAME_OK))
 
 $(B)/site/.stamp: $(MODEL) $(B)/ioctlgen $(SITE_DEPS)
 	$(quiet) SITE $(B)/site

@@ -11,6 +11,7 @@ as the text it is.  Each leaves the text of the Linux 6.1 registry as it is
   c_comment()   text inside a /* ... */ comment of a C header
   c_code()      a C token sequence that goes into live code (a #define)
   rst_cell()    one line of a cell of ioctl-number.rst's simple table
+  kernel_doc_word()  one word of a doc in a /** ... */ kernel-doc comment
   rst_text()    inline text of a site page: every punctuation escaped
   html_text()   text of a raw HTML block of a site page
 """
@@ -18,6 +19,7 @@ as the text it is.  Each leaves the text of the Linux 6.1 registry as it is
 import html
 import re
 import string
+import unicodedata
 
 
 class UnsafeText(ValueError):
@@ -80,12 +82,13 @@ def c_code(text, what="text"):
 
 # Lines that would start a block construct in a table cell: explicit markup
 # (directive, comment, target, footnote, substitution definition), an
-# anonymous target, a bullet, enumerator, field or option list, a doctest,
+# anonymous target, a bullet, enumerator, field or option list (a DOS-style
+# '/V' option too), a doctest,
 # a line block; and a line that starts with a punctuation character
 # repeated, or is one, or is '=' or '-' and blanks, which reads as a table
 # border, a section adornment or a transition.
 _RST_BLOCK_START_RE = re.compile(
-    r"\.\.(\s|$)|__(\s|$)|[-*+\u2022\u2023\u2043]|>>>|\|(\s|$)"
+    r"\.\.(\s|$)|__(\s|$)|[-*+\u2022\u2023\u2043]|/[A-Za-z0-9]|>>>|\|(\s|$)"
     r"|(\d+|[A-Za-z#]|[ivxlcdmIVXLCDM]+)[.)](\s|$)|\((\d+|[A-Za-z#]|[ivxlcdmIVXLCDM]+)\)(\s|$)"
     r"|:"
     r"|(?P<adorn>[%s])((?P=adorn)+|\s*$)|[=\s]+$|[-\s]+$" % re.escape(string.punctuation))
@@ -144,6 +147,80 @@ def rst_cell(text):
         # Backslashes only: still a line of one repeated character (an
         # adornment) however escaped; an inline literal shows them as such.
         s = "``" + "\\" * (len(s) // 2) + "``"
+    return s
+
+
+# ---------------------------------------------------------------- kernel-doc
+# A doc in a kernel-doc comment of a generated header is read twice more
+# after the C compiler: by scripts/kernel-doc, which starts a section at a
+# line "@name:", "Return:", "Note:" ... and turns @name, %NAME and &name
+# into markup, then by the kernel's Sphinx build as reStructuredText.  The
+# renderer wraps a doc at blanks, so any word may start a line: each word is
+# escaped on its own (after escape.c_comment()), whatever its place.
+
+# Escaped wherever they are: ':' (kernel-doc sections, roles, fields, URI
+# schemes, '::'), '*' and '`' (emphasis, literals, roles, references,
+# targets), '|' (substitutions), '<' and '>' (embedded URIs, kernel-doc's
+# '->' member references), and the backslash itself.
+_KDOC_ALWAYS = set("\\:*`|<>")
+# Any other ASCII punctuation stays as it is.  A block construct (a
+# directive, comment or target '..', a bullet, an enumerator, an option
+# list, a table border, doctest '>>>', '__') starts only a paragraph: the
+# first word of each paragraph is escaped at its start unless that is one
+# of these, and is no enumerator.  A line of punctuation only (a title
+# adornment, a transition) is one anywhere: such a word is escaped at its
+# start wherever it is.
+_KDOC_RAW_START = set("(\"'%&_[]{}$#=~^!?,;)")
+# An enumerator as a whole word: '1.', 'a)', '#.', 'iv)', '(3)'.
+_KDOC_ENUM_RE = re.compile(r"(\(?)(\d+|[A-Za-z#]|[ivxlcdmIVXLCDM]+)([.)])")
+# The end of a reference ('name_', 'name__', '[1]_').
+_KDOC_REF_END_RE = re.compile(r"(?<=[\w`\]])(_+)(?!\w)")
+# kernel-doc's @name reference, which it writes as **name**, kept at the
+# start of a word (after opening parentheses), when what follows can end
+# docutils' strong emphasis; any other '@' would become '****' or start a
+# mailto link, and is written "(at)".
+# The reference is what kernel-doc's own regex takes, greedily (its \w
+# reads bytes: ASCII only).
+_KDOC_PARAM_RE = re.compile(r"\(*@([A-Za-z_]\w*(?:\.\w+|->\w+)*(?:\.\.\.)?)", re.ASCII)
+_KDOC_PARAM_END = set(".,;!?'\")]}/\\-")
+# The characters kernel-doc's %CONST and &type markup take after the sign:
+# a backslash between them stops it and shows as nothing.
+_KDOC_PCT_RE = re.compile(r"%(?=[-\w])", re.ASCII)
+_KDOC_AMP_RE = re.compile(r"&(?=\w)", re.ASCII)
+
+
+def kernel_doc_word(word, first=True):
+    """One word (no blanks) of a doc for a /** ... */ kernel-doc comment,
+    already safe for C (escape.c_comment()): what scripts/kernel-doc or
+    reStructuredText would act on is escaped with a backslash, which both
+    docutils and the kernel's Sphinx build show as nothing.  No line can
+    start a kernel-doc section ("@other:", "Return:") or a block construct
+    (a directive, comment, target, list, table, title adornment, literal
+    block), and no inline markup, role, reference or URI (of any scheme) is
+    recognised.  kernel-doc's own markup is kept for @member only (shown
+    bold); %NAME and &name stay text.  first: the word starts a paragraph
+    (only there can a block construct start: renderlib.c_doc_lines() wraps
+    a paragraph's lines flush left, and docutils reads on to a blank line).
+    A backslash is only ever added before another character, so the word
+    never ends a C comment line with a lone one that was not there
+    (renderlib.c_doc_lines() keeps such a word off a line's end)."""
+    s = "".join("\\" + ch if ch in _KDOC_ALWAYS else ch for ch in str(word))
+    s = _KDOC_REF_END_RE.sub(lambda m: "\\_" * len(m.group(1)), s)
+    s = _KDOC_PCT_RE.sub("%\\\\", s)
+    s = _KDOC_AMP_RE.sub("&\\\\", s)
+    m = _KDOC_ENUM_RE.fullmatch(s) if first else None
+    if m:
+        s = (("\\(" if m.group(1) else "") + m.group(2) + "\\" + m.group(3))
+    keep = _KDOC_PARAM_RE.match(s)
+    if keep and keep.end() < len(s) and s[keep.end()] not in _KDOC_PARAM_END:
+        keep = None
+    at = keep.end() if keep else 0
+    s = s[:at] + s[at:].replace("@", "(at)")
+    if not keep and s and s[0] in string.punctuation and s[0] != "\\" and (
+            not s.strip(string.punctuation) or (first and s[0] not in _KDOC_RAW_START)):
+        s = "\\" + s
+    elif first and s and not s[0].isascii() and unicodedata.category(s[0]).startswith("P"):
+        s = "\\" + s      # a bullet '\u2022'
     return s
 
 

@@ -199,17 +199,25 @@ COMMENT_WIDTH = 80
 LINE_LIMIT = 100
 
 
-def c_doc_lines(text, width):
+def c_doc_lines(text, width, word=None, lead=""):
     """The lines of doc text for a block comment: each line of the doc
-    escaped with escape.c_comment(), the paragraphs (split at blank lines)
-    filled and wrapped at blanks to width characters (a longer word stands
-    alone), a blank line between paragraphs.  No line ends in a backslash,
-    which would splice the next line into it (C and scripts/kernel-doc both
-    do): a word that ends in one keeps the next word on its line, and the
-    last word of a paragraph that ends in one is put in double quotes."""
+    escaped with escape.c_comment(), then each word with word(w, first)
+    when given (escape.kernel_doc_word() for a kernel-doc comment; first:
+    the word starts its paragraph), the paragraphs
+    (split at blank lines) filled and wrapped at blanks to width characters
+    (a longer word stands alone), a blank line between paragraphs; lead,
+    text of the renderer's own ("struct x - ", "@member: "), goes before
+    the first paragraph as it is.  No line ends in a backslash, which would
+    splice the next line into it (C and scripts/kernel-doc both do): a word
+    that ends in one keeps the next word on its line, and the last word of
+    a paragraph that ends in one is put in double quotes."""
     out = []
     for para in re.split(r"\n[ \t]*\n", str(text or "").strip("\n")):
         words = [w for raw in para.split("\n") for w in escape.c_comment(raw).split()]
+        if word:
+            words = [word(w, i == 0) for i, w in enumerate(words)]
+        if not out:
+            words = lead.split() + words
         if words and words[-1].endswith("\\"):
             words[-1] = f'"{words[-1]}"'
         if out:
@@ -246,22 +254,29 @@ def kernel_doc(t):
     """The kernel-doc comment of a registry type (model `types[]`): the
     brief `struct NAME - ` from the doc's first paragraph, one `@member:`
     (or `@VALUE:` of an enum) per member, then the rest of the doc.  An
-    explicit padding member without a doc says it is reserved."""
+    explicit padding member without a doc says it is reserved.  Every doc
+    word is escaped for C, scripts/kernel-doc and reStructuredText
+    (escape.kernel_doc_word()): the kernel's Sphinx build reads these
+    comments, and a doc must neither act there nor speak for another
+    member."""
     width = COMMENT_WIDTH - 3
     paras = re.split(r"\n[ \t]*\n", str(t["doc"] or "").strip("\n"), maxsplit=1)
     out = ["/**"]
     head = f"{t['kind']} {t['name']} - "
-    brief = c_doc_lines(head + " ".join(paras[0].split()), width)
+    kd = escape.kernel_doc_word
+    brief = c_doc_lines(" ".join(paras[0].split()), width, kd, lead=head)
     out += [" * " + ln for ln in brief]
     items = t["members"] if t["kind"] != "enum" else t["values"]
     for m in items:
         doc = m["doc"] if m.get("doc") else (PAD_DOC if m.get("pad") else "")
         lead = f"@{m['name']}: "
-        lines = c_doc_lines(lead + " ".join(str(doc).split()), width)
+        # PAD_DOC is the renderer's own text, and inert as it stands
+        lines = c_doc_lines(" ".join(str(doc).split()), width, kd if m.get("doc") else None,
+                            lead=lead)
         out += [" * " + lines[0]] + [" * " + " " * len(lead) + ln for ln in lines[1:]]
     if len(paras) > 1:
         out.append(" *")
-        out += [f" * {ln}" if ln else " *" for ln in c_doc_lines(paras[1], width)]
+        out += [f" * {ln}" if ln else " *" for ln in c_doc_lines(paras[1], width, kd)]
     out.append(" */")
     return "\n".join(out)
 

@@ -8,7 +8,13 @@
  * directories are walked first and symlinked ones after, so that a
  * directory reached twice is always blamed on the link, whatever order
  * readdir() gives.  Names a loader would silently miss (x.yml, a directory
- * named x.yaml) are errors.
+ * named x.yaml, a dot file, a .yaml under schema/) are errors.
+ *
+ * Every name below the spec directory follows one grammar, ASCII letters,
+ * digits, '_', '.' and '-', starting with a letter, digit or '_' (rule
+ * spec-name): the Makefile hands spec file names to the shell and to make
+ * itself, and relies on it (SPEC_NAME_OK there) to keep '$(...)', ';',
+ * quotes, spaces and globs out of its recipes.
  */
 #define _XOPEN_SOURCE 700	/* realpath() */
 #include <dirent.h>
@@ -16,6 +22,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>		/* strcasecmp() */
 #include <sys/stat.h>
 
 #include "grammar.h"
@@ -47,6 +54,44 @@ static bool has_suffix(const char *s, const char *suffix)
 	size_t n = strlen(s), k = strlen(suffix);
 
 	return n > k && !strcmp(s + n - k, suffix);
+}
+
+/*
+ * NULL when a name below the spec directory follows the grammar; else what
+ * is wrong (static or in buf).
+ */
+static const char *name_problem(const char *name, char *buf, size_t size)
+{
+	if (name[0] == '.')
+		return "a dot file, which the walk would skip";
+	if (name[0] == '-')
+		return "a name starting with '-'";
+	for (const char *p = name; *p; p++) {
+		unsigned char c = *p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '_' || c == '.' || c == '-')
+			continue;
+		if (c >= 0x20 && c < 0x7f)
+			snprintf(buf, size, "'%c' in a name", c);
+		else
+			snprintf(buf, size, "byte 0x%02x in a name", c);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Directly or deeper below schema/, which holds the JSON Schemas: no spec file is read there. */
+static bool under_schema(const char *sub)
+{
+	return !strncmp(sub, "schema", 6) && (sub[6] == '/' || sub[6] == '\0');
+}
+
+static bool has_suffix_nocase(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && !strcasecmp(s + n - k, suffix);
 }
 
 static bool path_within(const char *path, const char *dir, size_t len)
@@ -81,6 +126,7 @@ static void walk_entry(struct walk *w, const char *rel, const char *name)
 	char *full = arena_printf(w->L->a, "%s/%s", w->root, sub);
 	bool yaml = has_suffix(name, ".yaml");
 	struct stat lst, st;
+	const char *problem;
 	char buf[80];
 	size_t at;
 
@@ -88,6 +134,12 @@ static void walk_entry(struct walk *w, const char *rel, const char *name)
 	if (grammar_check(G_LINE, name, &at, buf, sizeof(buf))) {
 		text_defang(full);
 		TREE_ERR(w, "spec-tree", full, "a name with a control character ('?' here)");
+		return;
+	}
+	if ((problem = name_problem(name, buf, sizeof(buf)))) {
+		TREE_ERR(w, "spec-name", full,
+			 "%s: a name below the spec directory is ASCII letters, digits, '_', '.' and '-', and starts with a letter, digit or '_'",
+			 problem);
 		return;
 	}
 	if (lstat(full, &lst))
@@ -106,9 +158,11 @@ static void walk_entry(struct walk *w, const char *rel, const char *name)
 		else if (S_ISLNK(lst.st_mode)) {
 			grow(&w->links, &w->cap_links, w->n_links + 1, sizeof(*w->links));
 			w->links[w->n_links++] = sub;
-		} else if (strcmp(sub, "schema")) {
+		} else {
 			walk_dir(w, sub, &st);
 		}
+	} else if (yaml && under_schema(sub)) {
+		TREE_ERR(w, "spec-tree", full, "a .yaml file under schema/, which holds the JSON Schemas: it would never be read");
 	} else if (yaml) {
 		/* a FIFO or a device would block read_file() or never end */
 		if (!S_ISREG(st.st_mode)) {
@@ -117,7 +171,8 @@ static void walk_entry(struct walk *w, const char *rel, const char *name)
 		}
 		grow(&w->out->v, &w->out->cap, w->out->n + 1, sizeof(*w->out->v));
 		w->out->v[w->out->n++] = sub;
-	} else if (has_suffix(name, ".yml")) {
+	} else if (has_suffix_nocase(name, ".yml") || has_suffix_nocase(name, ".yaml")) {
+		/* x.yml, x.YAML, x.Yaml: read as YAML by other tools, never by this walk */
 		TREE_ERR(w, "spec-tree", full, "spec files end in .yaml: this one would never be read");
 	}
 }
@@ -144,7 +199,7 @@ static void walk_dir(struct walk *w, const char *rel, const struct stat *dst)
 	grow(&w->seen, &w->cap_seen, w->n_seen + 1, sizeof(*w->seen));
 	w->seen[w->n_seen++] = (struct dir_id){ dst->st_dev, dst->st_ino, rel };
 	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		grow(&names.v, &names.cap, names.n + 1, sizeof(*names.v));
 		names.v[names.n++] = arena_strdup(w->L->a, e->d_name);
