@@ -759,7 +759,9 @@ def main(argv=None):
         # without --version: the version the tree is, read from its Makefile
         model = renderlib.version_view(model, args.version) if args.version else \
             renderlib.view_for_tree(model, args.kernel_tree)
-        outs = render_all(model, args.kernel_tree, args.cache)
+        # CACHE=0 (make check CACHE=0) ignores every cache, this one too.
+        cache = None if os.environ.get("CACHE") == "0" else args.cache
+        outs = render_all(model, args.kernel_tree, cache)
     except ValueError as e:
         print(f"{args.model}: error: {e}", file=sys.stderr)
         return 2

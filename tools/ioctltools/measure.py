@@ -370,7 +370,9 @@ def main(argv=None):
         print(e, file=sys.stderr)
         return 2
     try:
-        cache_dir = None if args.no_cache else args.cache or os.path.join(probe_dir, "cache")
+        # CACHE=0 (make check CACHE=0) ignores every cache, this one too.
+        no_cache = args.no_cache or os.environ.get("CACHE") == "0"
+        cache_dir = None if no_cache else args.cache or os.path.join(probe_dir, "cache")
         sizes, absent, errors, probes, hits = measure(reg, uapi_dir, probe_dir, args.jobs,
                                                       args.verbose, cache_dir, args.new_headers,
                                                       args.only)
