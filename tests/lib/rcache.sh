@@ -116,6 +116,10 @@ rcache_ccache() {
 		export CCACHE_DIR=${CCACHE_DIR:-$(rcache_root)/ccache}
 		export CCACHE_MAXSIZE=${RCACHE_CCACHE_MAX:-6G}
 		unset CCACHE_DISABLE
+		# In its own configuration too: `ccache -s` and every other
+		# caller of that directory then keep the same cap.
+		[ -f "$CCACHE_DIR/ccache.conf" ] || ! command -v ccache >/dev/null ||
+			{ mkdir -p "$CCACHE_DIR" && ccache --max-size="$CCACHE_MAXSIZE" >/dev/null; }
 	else
 		export CCACHE_DISABLE=1
 	fi
