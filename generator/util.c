@@ -262,6 +262,12 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 
 char *read_file(const char *path, size_t *len)
 {
+	return read_file_id(path, len, NULL, NULL);
+}
+
+char *read_file_id(const char *path, size_t *len, unsigned long long *dev,
+		   unsigned long long *ino)
+{
 	struct strbuf sb = { 0 };
 	char buf[65536];
 	int fd = open(path, O_RDONLY);
@@ -274,6 +280,10 @@ char *read_file(const char *path, size_t *len)
 		errno = EISDIR;
 		return NULL;
 	}
+	if (dev)
+		*dev = (unsigned long long)st.st_dev;
+	if (ino)
+		*ino = (unsigned long long)st.st_ino;
 	for (;;) {
 		ssize_t r = read(fd, buf, sizeof(buf));
 

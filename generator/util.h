@@ -108,5 +108,9 @@ const char *output_target(const char *path, char **through);
 
 /* Read a whole file, NUL-terminated. Returns NULL with errno set. */
 char *read_file(const char *path, size_t *len);
+/* The same, and the file's device and inode in *dev and *ino (when not NULL):
+ * what the file opened was, whatever name led to it. */
+char *read_file_id(const char *path, size_t *len, unsigned long long *dev,
+		   unsigned long long *ino);
 
 #endif

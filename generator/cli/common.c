@@ -84,6 +84,13 @@ int write_model(const char *path, const struct registry *reg)
 		goto out;
 	}
 	target = through ? through : path;
+	/* by device and inode: a hard link or a path with .. names the same file */
+	if (registry_read_file(reg, target)) {
+		fprintf(stderr, "%s: error: will not write over a spec file this run read: give -o a file outside the registry\n",
+			path);
+		rc = EXIT_DATA;
+		goto out;
+	}
 	if (atomic_open(&f, target)) {
 		rc = EXIT_DATA;
 	} else if (model_write_pieces(reg, &sb, put_file, &f) || atomic_commit(&f)) {
