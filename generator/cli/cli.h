@@ -98,7 +98,9 @@ int load_quiet(struct registry *reg, const char *dir);
  * Returns 0, or EXIT_DATA after saying why. */
 int write_model(const char *path, const struct registry *reg);
 
-/* Parse a number as the kernel writes it: 0x..., decimal, or 'c'. */
+/* A number as C reads it (0x hex, 0 octal, decimal); parse_cli_uint() also
+ * takes a character in C quotes ('T'). */
+bool parse_cli_number(const char *s, uint64_t *out);
 bool parse_cli_uint(const char *s, uint64_t *out);
 
 #endif
