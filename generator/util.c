@@ -184,9 +184,13 @@ int atomic_open(struct atomic_file *f, const char *path)
 	size_t plen = strlen(path);
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
+	struct stat st;
 	int saved;
 
 	f->path = path;
+	/* a file replaced keeps its permissions, as a shell's > leaves them
+	 * (not set-id bits: the content is new) */
+	f->mode = !stat(path, &st) && S_ISREG(st.st_mode) ? (unsigned int)st.st_mode & 0777 : 0644;
 	f->tmp = xrealloc(NULL, plen + 16);
 	/* .name.XXXXXX beside the target, so rename() stays on one file system;
 	 * the name cut short, so that a 255-byte target's temp name fits too. */
@@ -219,7 +223,7 @@ int atomic_write(struct atomic_file *f, const char *data, size_t len)
 
 int atomic_commit(struct atomic_file *f)
 {
-	if (fchmod(f->fd, 0644) || fsync(f->fd))
+	if (fchmod(f->fd, (mode_t)f->mode) || fsync(f->fd))
 		return -1;
 	if (close(f->fd)) {
 		f->fd = -1;

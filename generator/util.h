@@ -88,6 +88,7 @@ struct atomic_file {
 	const char *path;
 	char *tmp;
 	int fd;
+	unsigned int mode;	/* the permissions path had, 0644 for a new file */
 };
 
 int atomic_open(struct atomic_file *f, const char *path);
