@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One C namespace across the registry (issue 35, class 3).  The generated
+ * headers meet in one translation unit: a macro of one header rewrites a
+ * constant, member or tag of another wherever both are visible, and a name
+ * the compiler's headers own (<asm/ioctl.h>'s _IOC family, an include
+ * guard, a macro that expands to nothing) changes what every includer
+ * sees.  The loader checks names within one spec (spec_types.c); this
+ * holds every name against the others and the reserved ones:
+ *   - no command, constant, enum value, type or member takes a reserved name;
+ *   - no constant or enum value takes a name another header defines as a
+ *     command, constant or enum value, nor a command another header's
+ *     constant or enum value (two headers' commands of one name are the
+ *     arch variants and aliases check_names.c knows);
+ *   - no member or tag takes the name of any header's macro.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules.h"
+
+/* Macros the kernel's headers define to nothing, or to an attribute, in
+ * userspace and kernel builds (headers_install.sh strips some): a member
+ * or constant of that name vanishes or turns into an attribute. */
+static const char *const empty_macros[] = {
+	"__always_inline", "__asm__", "__attribute__", "__attribute_const__", "__bitwise",
+	"__bitwise__", "__extension__", "__force", "__inline", "__inline__", "__iomem", "__kernel",
+	"__must_check", "__nocast", "__packed", "__percpu", "__rcu", "__safe", "__signed__",
+	"__user", "__volatile__",
+};
+
+/* What <asm/ioctl.h> and asm-generic/ioctl.h define on every arch, and
+ * their guards (6.1 and 6.12); any _IOC_* name besides. */
+static const char *const ioctl_macros[] = {
+	"IOCSIZE_MASK", "IOCSIZE_SHIFT", "IOC_IN", "IOC_INOUT", "IOC_OUT", "_ALPHA_IOCTL_H",
+	"_ASM_PARISC_IOCTL_H", "_ASM_POWERPC_IOCTL_H", "_IO", "_IOC", "_IOR", "_IOR_BAD", "_IOW",
+	"_IOWR", "_IOWR_BAD", "_IOW_BAD", "_SPARC_IOCTL_H", "_UAPI_ASM_GENERIC_IOCTL_H",
+	"__ASM_IOCTL_H", "__KERNEL__",
+};
+
+enum owner_kind { OWN_COMMAND, OWN_CONSTANT, OWN_ENUM_VALUE };
+
+static const char *const owner_words[] = { "a command", "a constant", "an enum value" };
+static const char *const owner_nouns[] = { "command", "constant", "enum value" };
+
+struct owned {
+	const char *name;
+	const struct header *h;
+	struct mark mark;
+	enum owner_kind kind;
+};
+
+struct names {
+	struct owned *v;
+	size_t n, cap;
+	char **guards;		/* include-guard spellings of every header, sorted */
+	size_t n_guards;
+};
+
+static int owned_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct owned *)a)->name, ((const struct owned *)b)->name);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool in_list(const char *name, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+static void add(struct names *nm, const char *name, const struct header *h, struct mark m,
+		enum owner_kind kind)
+{
+	if (!name)
+		return;
+	grow(&nm->v, &nm->cap, nm->n + 1, sizeof(*nm->v));
+	nm->v[nm->n++] = (struct owned){ name, h, m, kind };
+}
+
+/* The upper-case stem of a guard: LINUX_FS_H for linux/fs.h */
+static void add_stem(struct names *nm, const char *a, const char *b)
+{
+	static const char *const prefixes[] = { "", "_", "__", "_UAPI_", "_UAPI__", "__UAPI_" };
+	const size_t np = sizeof(prefixes) / sizeof(*prefixes);
+
+	nm->guards = xrealloc(nm->guards, (nm->n_guards + np) * sizeof(*nm->guards));
+	for (size_t i = 0; i < np; i++) {
+		struct strbuf sb = { 0 };
+
+		sb_printf(&sb, "%s%s%s", prefixes[i], a, b);
+		for (char *p = sb.buf + strlen(prefixes[i]); *p; p++)
+			*p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
+		nm->guards[nm->n_guards++] = sb.buf;
+	}
+}
+
+/*
+ * The spellings the kernel's uapi guards take for a header: _UAPI_LINUX_FS_H
+ * (what the renderer writes), _LINUX_FS_H, __LINUX_FS_H, LINUX_FS_H; for an
+ * arch's asm/foo.h _ASM_X86_FOO_H, _ASM_FOO_H and _X86_FOO_H as well.
+ */
+static void add_guards(struct names *nm, const struct header *h)
+{
+	struct strbuf sb = { 0 };
+
+	if (!h->arch || strncmp(h->path, "asm/", 4)) {
+		add_stem(nm, h->path, "");
+		return;
+	}
+	sb_printf(&sb, "asm_%s_", h->arch);
+	add_stem(nm, sb.buf, h->path + 4);
+	add_stem(nm, sb.buf + 4, h->path + 4);
+	add_stem(nm, h->path, "");
+	sb_release(&sb);
+}
+
+/* Why name is reserved, or NULL. */
+static const char *reserved(const struct names *nm, const char *name)
+{
+	char *const *g;
+
+	if (in_list(name, empty_macros, sizeof(empty_macros) / sizeof(*empty_macros)))
+		return "a macro the kernel's headers expand to nothing or to an attribute";
+	if (!strncmp(name, "_IOC_", 5) ||
+	    in_list(name, ioctl_macros, sizeof(ioctl_macros) / sizeof(*ioctl_macros)))
+		return "a name <asm/ioctl.h> owns";
+	g = nm->n_guards ? bsearch(&name, nm->guards, nm->n_guards, sizeof(*nm->guards), str_cmp) : NULL;
+	if (g)
+		return "the spelling of a header's include guard";
+	return NULL;
+}
+
+/* The first macro called name, and how many there are (v sorted). */
+static const struct owned *macros_named(const struct names *nm, const char *name, size_t *count)
+{
+	struct owned key = { .name = name };
+	const struct owned *hit = nm->n ? bsearch(&key, nm->v, nm->n, sizeof(*nm->v), owned_cmp) : NULL;
+
+	*count = 0;
+	if (!hit)
+		return NULL;
+	while (hit > nm->v && !strcmp(hit[-1].name, name))
+		hit--;
+	for (const struct owned *p = hit; p < nm->v + nm->n && !strcmp(p->name, name); p++)
+		(*count)++;
+	return hit;
+}
+
+static void check_reserved(struct registry *reg, const struct names *nm, const char *what,
+			   const char *name, struct mark m)
+{
+	const char *why = name ? reserved(nm, name) : NULL;
+
+	if (why)
+		ERR(reg, m, "namespace", "%s '%s' is %s: it would change every header that includes this one",
+		    what, name, why);
+}
+
+/* A constant, enum value or command against the other headers' macros. */
+static void check_macro(struct registry *reg, const struct names *nm, const struct owned *o)
+{
+	size_t n;
+	const struct owned *m = macros_named(nm, o->name, &n);
+
+	check_reserved(reg, nm, owner_nouns[o->kind],
+		       o->name, o->mark);
+	for (size_t i = 0; i < n; i++, m++) {
+		if (m->h == o->h || (o->kind == OWN_COMMAND && m->kind == OWN_COMMAND))
+			continue;
+		ERR(reg, o->mark, "namespace",
+		    "%s '%s' is already %s of %s (%s:%u:%u): a file that includes both headers gets one of them",
+		    owner_nouns[o->kind], o->name,
+		    owner_words[m->kind], m->h->path, m->mark.file, m->mark.line, m->mark.col);
+		return;
+	}
+}
+
+/* A member or tag: no macro of any header may share its name. */
+static void check_plain_name(struct registry *reg, const struct names *nm, const char *what,
+			     const char *name, struct mark at)
+{
+	size_t n;
+	const struct owned *m;
+
+	if (!name)
+		return;
+	check_reserved(reg, nm, what, name, at);
+	if ((m = macros_named(nm, name, &n)))
+		ERR(reg, at, "namespace",
+		    "%s '%s' is the name of %s of %s (%s:%u:%u): where both are visible the preprocessor rewrites it",
+		    what, name, owner_words[m->kind], m->h->path, m->mark.file, m->mark.line, m->mark.col);
+}
+
+void check_namespace(struct registry *reg)
+{
+	struct names nm = { 0 };
+
+	for (size_t k = 0; k < reg->n_headers; k++) {
+		const struct header *h = &reg->headers[k];
+
+		if (h->path)
+			add_guards(&nm, h);
+		for (size_t i = 0; i < h->n_commands; i++)
+			add(&nm, h->commands[i].name, h, h->commands[i].mark, OWN_COMMAND);
+		for (size_t i = 0; i < h->n_constants; i++)
+			add(&nm, h->constants[i].name, h, h->constants[i].mark, OWN_CONSTANT);
+		for (size_t i = 0; i < h->n_types; i++)
+			for (size_t j = 0; j < h->types[i].n_values; j++)
+				add(&nm, h->types[i].values[j].name, h, h->types[i].values[j].mark,
+				    OWN_ENUM_VALUE);
+	}
+	if (nm.n)
+		qsort(nm.v, nm.n, sizeof(*nm.v), owned_cmp);
+	if (nm.n_guards)
+		qsort(nm.guards, nm.n_guards, sizeof(*nm.guards), str_cmp);
+	for (size_t i = 0; i < nm.n; i++)
+		check_macro(reg, &nm, &nm.v[i]);
+	for (size_t k = 0; k < reg->n_headers; k++) {
+		const struct header *h = &reg->headers[k];
+
+		for (size_t i = 0; i < h->n_types; i++) {
+			const struct ctype_def *t = &h->types[i];
+
+			check_plain_name(reg, &nm, "type", t->name, t->mark);
+			for (size_t j = 0; j < t->n_members; j++)
+				check_plain_name(reg, &nm, "member", t->members[j].name, t->members[j].mark);
+		}
+	}
+	for (size_t i = 0; i < nm.n_guards; i++)
+		free(nm.guards[i]);
+	free(nm.guards);
+	free(nm.v);
+}
