@@ -14,7 +14,10 @@
  *     arch variants and aliases check_names.c knows);
  *   - no member or tag takes the name of any header's macro.
  */
+#define _XOPEN_SOURCE 700	/* nftw() */
 #include <ctype.h>
+#include <ftw.h>
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,4 +241,174 @@ void check_namespace(struct registry *reg)
 		free(nm.guards[i]);
 	free(nm.guards);
 	free(nm.v);
+}
+
+/* ------------------------------------------------------------ the tree's own headers */
+
+/* A name the tree's uapi headers define: a macro, or a struct, union or
+ * enum tag, and the header (linux/fs.h, asm/ioctls.h) that defines it. */
+struct tree_name {
+	char *name, *header;
+	bool tag;
+};
+
+struct tree_names {
+	struct tree_name *v;
+	size_t n, cap;
+	size_t root_len;	/* of ".../include/uapi/" being walked */
+};
+
+static struct tree_names *walking;
+
+static void tree_add(struct tree_names *t, const char *p, size_t n, const char *header, bool tag)
+{
+	grow(&t->v, &t->cap, t->n + 1, sizeof(*t->v));
+	t->v[t->n].name = xrealloc(NULL, n + 1);
+	memcpy(t->v[t->n].name, p, n);
+	t->v[t->n].name[n] = '\0';
+	t->v[t->n].header = xrealloc(NULL, strlen(header) + 1);
+	strcpy(t->v[t->n].header, header);
+	t->v[t->n++].tag = tag;
+}
+
+static size_t ident_at(const char *p)
+{
+	size_t n = 0;
+
+	if (!(isalpha((unsigned char)*p) || *p == '_'))
+		return 0;
+	while (isalnum((unsigned char)p[n]) || p[n] == '_')
+		n++;
+	return n;
+}
+
+/* "#define NAME" and "struct NAME {" lines: enough to know which names a
+ * header takes (a tag or macro spelled otherwise is missed, not invented). */
+static void scan_header(struct tree_names *t, const char *header, const char *s, size_t len)
+{
+	const char *end = s + len;
+
+	for (const char *p = s; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
+		size_t n;
+
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		if (*q == '#') {
+			for (q++; q < end && (*q == ' ' || *q == '\t'); q++)
+				;
+			if (end - q > 7 && !strncmp(q, "define", 6) && (q[6] == ' ' || q[6] == '\t')) {
+				for (q += 7; q < end && (*q == ' ' || *q == '\t'); q++)
+					;
+				if ((n = ident_at(q)))
+					tree_add(t, q, n, header, false);
+			}
+		} else {
+			static const char *const kw[] = { "struct ", "union ", "enum " };
+
+			for (size_t k = 0; k < 3; k++) {
+				size_t kl = strlen(kw[k]);
+
+				if (end - q > (long)kl && !strncmp(q, kw[k], kl) && (n = ident_at(q + kl))) {
+					const char *r = q + kl + n;
+
+					while (r < end && (*r == ' ' || *r == '\t'))
+						r++;
+					if (r < end && *r == '{')
+						tree_add(t, q + kl, n, header, true);
+				}
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	size_t len, n = strlen(path);
+	char *data;
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F || n < 2 || strcmp(path + n - 2, ".h") || n <= walking->root_len)
+		return 0;
+	if ((data = read_file(path, &len))) {
+		scan_header(walking, path + walking->root_len, data, len);
+		free(data);
+	}
+	return 0;
+}
+
+static void tree_walk(struct tree_names *t, const char *root)
+{
+	t->root_len = strlen(root) + 1;
+	walking = t;
+	nftw(root, walk_one, 16, FTW_PHYS);
+	walking = NULL;
+}
+
+static const struct tree_name *tree_owner(const struct tree_names *t, const char *name, bool tag,
+					  const char *except)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].tag == tag && !strcmp(t->v[i].name, name) && strcmp(t->v[i].header, except))
+			return &t->v[i];
+	return NULL;
+}
+
+static void check_tree_name(struct registry *reg, const struct tree_names *t,
+			    const struct header *h, const char *what, const char *name, struct mark at,
+			    bool tag)
+{
+	const struct tree_name *o;
+
+	if (name && (o = tree_owner(t, name, tag, h->path)))
+		ERR(reg, at, "namespace", "%s '%s' is already %s of the tree's %s: a file that includes both gets one of them",
+		    what, name, tag ? "a struct, union or enum tag" : "a macro", o->header);
+}
+
+void registry_check_tree(struct registry *reg, const char *tree)
+{
+	struct tree_names t = { 0 };
+	glob_t arches;
+	bool any = false;
+
+	/* only a new header's names are the registry's to choose: the others
+	 * are the tree's own, in the very file the tree has */
+	for (size_t k = 0; k < reg->n_headers; k++)
+		any |= reg->headers[k].is_new;
+	if (!any)
+		return;
+	tree_walk(&t, arena_printf(&reg->arena, "%s/include/uapi", tree));
+	if (!glob(arena_printf(&reg->arena, "%s/arch/*/include/uapi", tree), 0, NULL, &arches)) {
+		for (size_t i = 0; i < arches.gl_pathc; i++)
+			tree_walk(&t, arches.gl_pathv[i]);
+		globfree(&arches);
+	}
+	for (size_t k = 0; k < reg->n_headers; k++) {
+		const struct header *h = &reg->headers[k];
+
+		if (!h->is_new || !h->path)
+			continue;
+		for (size_t i = 0; i < h->n_commands; i++)
+			check_tree_name(reg, &t, h, "command", h->commands[i].name, h->commands[i].mark, false);
+		for (size_t i = 0; i < h->n_constants; i++)
+			check_tree_name(reg, &t, h, "constant", h->constants[i].name, h->constants[i].mark, false);
+		for (size_t i = 0; i < h->n_types; i++) {
+			const struct ctype_def *ty = &h->types[i];
+
+			check_tree_name(reg, &t, h, "type", ty->name, ty->mark, true);
+			check_tree_name(reg, &t, h, "type", ty->name, ty->mark, false);
+			for (size_t j = 0; j < ty->n_values; j++)
+				check_tree_name(reg, &t, h, "enum value", ty->values[j].name, ty->values[j].mark, false);
+			for (size_t j = 0; j < ty->n_members; j++)
+				check_tree_name(reg, &t, h, "member", ty->members[j].name, ty->members[j].mark, false);
+		}
+	}
+	for (size_t i = 0; i < t.n; i++) {
+		free(t.v[i].name);
+		free(t.v[i].header);
+	}
+	free(t.v);
+	diags_sort(&reg->diags);
 }

@@ -83,7 +83,8 @@ int report_usage(const struct report *r, const char *cmd);
 /* Load and check the registry, print its diagnostics as r asks.  Returns 0
  * when it may be used (no errors, and no warnings under --werror), else
  * EXIT_DATA; the caller releases reg either way. */
-int report_load(struct registry *reg, const char *dir, const struct report *r);
+/* tree: the kernel tree to hold new headers' names against, or NULL */
+int report_load(struct registry *reg, const char *dir, const char *tree, const struct report *r);
 
 void report_release(struct report *r);
 
