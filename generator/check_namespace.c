@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grammar.h"
 #include "rules.h"
 
 /* Macros the kernel's headers define to nothing, or to an attribute, in
@@ -347,13 +348,87 @@ static void tree_walk(struct tree_names *t, const char *root)
 	walking = NULL;
 }
 
+static int tree_name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct tree_name *)a)->name, ((const struct tree_name *)b)->name);
+}
+
+/* A tag (tag) or macro called name that a header other than except (NULL:
+ * any) defines; t->v sorted by name. */
 static const struct tree_name *tree_owner(const struct tree_names *t, const char *name, bool tag,
 					  const char *except)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].tag == tag && !strcmp(t->v[i].name, name) && strcmp(t->v[i].header, except))
-			return &t->v[i];
+	struct tree_name key = { .name = (char *)name };
+	const struct tree_name *p = t->n ? bsearch(&key, t->v, t->n, sizeof(*t->v), tree_name_cmp) : NULL;
+
+	if (!p)
+		return NULL;
+	while (p > t->v && !strcmp(p[-1].name, name))
+		p--;
+	for (; p < t->v + t->n && !strcmp(p->name, name); p++)
+		if (p->tag == tag && (!except || strcmp(p->header, except)))
+			return p;
 	return NULL;
+}
+
+struct tree_bound {
+	struct registry *reg;
+	const struct tree_names *t;
+	const struct command *c;
+	const char *field;
+	struct mark at;
+};
+
+static void tree_bound_name(void *ctx, const char *name, size_t n, size_t at)
+{
+	struct tree_bound *b = ctx;
+	char buf[256];
+
+	(void)at;
+	if (n >= sizeof(buf) || registry_constant(b->reg, name, n))
+		return;
+	memcpy(buf, name, n);
+	buf[n] = '\0';
+	if (!tree_owner(b->t, buf, false, NULL))
+		CMD_ERR(b->reg, b->c, b->at, "reference",
+		    "%s: '%s' in %s is no constant of the registry, nor a macro of the tree's uapi headers: an array bound or size is an integer constant or a defined one",
+		    b->c->name, buf, b->field);
+}
+
+/* An imported header's C texts: each name used as a constant (FSLABEL_MAX
+ * in char[FSLABEL_MAX]) is a macro some uapi header of the tree defines,
+ * not a run-time variable (check_types.c holds a new header's). */
+static void check_tree_bounds(struct registry *reg, const struct tree_names *t,
+			      const struct header *h)
+{
+	char buf[160];
+
+	for (size_t i = 0; i < h->n_commands; i++) {
+		const struct command *c = &h->commands[i];
+		const struct legacy *lg = c->legacy;
+		struct {
+			const char *field, *text;
+			enum grammar g;
+			struct mark at;
+		} f[] = {
+			{ "type", c->type, G_C_TYPE, c->type_mark },
+			{ "size-unit", c->size_unit, G_C_TYPE, c->type_mark },
+			{ "passes", c->passes, G_C_TYPE, c->mark },
+			{ "legacy.passes", lg ? lg->passes : NULL, G_C_TYPE, lg ? lg->mark : c->mark },
+			{ "legacy.spell-as", lg && strcmp(lg->spell_as, "bad") ? lg->spell_as : NULL,
+			  G_C_TYPE, lg ? lg->spell_mark : c->mark },
+			{ "legacy.written", lg ? lg->written : NULL, G_C_SIZE,
+			  lg ? lg->written_mark : c->mark },
+		};
+
+		for (size_t k = 0; k < sizeof(f) / sizeof(*f); k++) {
+			struct tree_bound b = { reg, t, c, f[k].field, f[k].at };
+			size_t at;
+
+			if (f[k].text && !grammar_check(f[k].g, f[k].text, &at, buf, sizeof(buf)))
+				grammar_constants(f[k].g, f[k].text, tree_bound_name, &b);
+		}
+	}
 }
 
 static void check_tree_name(struct registry *reg, const struct tree_names *t,
@@ -371,23 +446,22 @@ void registry_check_tree(struct registry *reg, const char *tree)
 {
 	struct tree_names t = { 0 };
 	glob_t arches;
-	bool any = false;
 
-	/* only a new header's names are the registry's to choose: the others
-	 * are the tree's own, in the very file the tree has */
-	for (size_t k = 0; k < reg->n_headers; k++)
-		any |= reg->headers[k].is_new;
-	if (!any)
-		return;
 	tree_walk(&t, arena_printf(&reg->arena, "%s/include/uapi", tree));
 	if (!glob(arena_printf(&reg->arena, "%s/arch/*/include/uapi", tree), 0, NULL, &arches)) {
 		for (size_t i = 0; i < arches.gl_pathc; i++)
 			tree_walk(&t, arches.gl_pathv[i]);
 		globfree(&arches);
 	}
+	if (t.n)
+		qsort(t.v, t.n, sizeof(*t.v), tree_name_cmp);
 	for (size_t k = 0; k < reg->n_headers; k++) {
 		const struct header *h = &reg->headers[k];
 
+		/* only a new header's names are the registry's to choose: the
+		 * others are the tree's own, in the very file the tree has */
+		if (!h->is_new)
+			check_tree_bounds(reg, &t, h);
 		if (!h->is_new || !h->path)
 			continue;
 		for (size_t i = 0; i < h->n_commands; i++)

@@ -214,8 +214,7 @@ static bool whole(const struct ctype_def *t)
 	return true;
 }
 
-/* A constant or enum value of any header spec called name[0..n). */
-static bool registry_constant(const struct registry *reg, const char *name, size_t n)
+bool registry_constant(const struct registry *reg, const char *name, size_t n)
 {
 	for (size_t k = 0; k < reg->n_headers; k++) {
 		const struct header *h = &reg->headers[k];
