@@ -287,7 +287,8 @@ bench: $(B)/ioctlgen $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%) $(MODEL) $(B)/pat
 	$(Q)tests/bench/run
 	$(Q)if [ "$(VERIFY_BENCH)" != 0 ]; then tests/verify/bench $(VERIFY_BENCH) && tests/bench/cold-check; fi
 
-fuzz: $(B)/fuzz/fuzz-load $(B)/fuzz/fuzz-grammar
+FUZZERS := $(B)/fuzz/fuzz-load $(B)/fuzz/fuzz-types $(B)/fuzz/fuzz-versions $(B)/fuzz/fuzz-grammar
+fuzz: $(FUZZERS) $(B)/fuzz/fuzz-selftest
 	$(Q)tests/fuzz/run $(FUZZ_TIME)
 
 $(B)/bench/%: tests/bench/%.c $(B)/libioctlgen.a
@@ -295,18 +296,46 @@ $(B)/bench/%: tests/bench/%.c $(B)/libioctlgen.a
 	$(quiet) LD $@
 	$(Q)$(CC) $(WARN) $(CFLAGS) -Igenerator -o $@ $< $(B)/libioctlgen.a $(YAML_LIBS)
 
-$(B)/fuzz/fuzz-load: tests/fuzz/fuzz-load.c $(LIB_SRC) $(wildcard generator/*.h)
+# The library once with coverage and sanitizers; each harness links it.
+FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_OBJ := $(LIB_SRC:generator/%.c=$(B)/fuzz/obj/%.o)
+$(B)/fuzz/obj/%.o: generator/%.c
 	@mkdir -p $(@D)
+	$(quiet) FUZZCC $@
+	$(Q)$(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(YAML_CFLAGS) -Igenerator \
+		-MMD -MP -c -o $@ $<
+-include $(FUZZ_LIB_OBJ:.o=.d)
+
+$(B)/fuzz/libioctlgen.a: $(FUZZ_LIB_OBJ)
+	$(quiet) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+FUZZ_LINK = $(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(YAML_CFLAGS) -Igenerator
+
+$(B)/fuzz/fuzz-load: tests/fuzz/fuzz-load.c $(B)/fuzz/libioctlgen.a
 	$(quiet) FUZZ $@
-	$(Q)$(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		$(YAML_CFLAGS) -Igenerator -o $@ $< $(LIB_SRC) $(YAML_LIBS)
+	$(Q)$(FUZZ_LINK) -o $@ $< $(B)/fuzz/libioctlgen.a $(YAML_LIBS)
+
+# One loader stage each, beside a fixed small registry (tests/fuzz/fuzz-stage.c).
+$(B)/fuzz/fuzz-types: tests/fuzz/fuzz-stage.c $(B)/fuzz/libioctlgen.a
+	$(quiet) FUZZ $@
+	$(Q)$(FUZZ_LINK) -DSTAGE_FILE='"headers/linux/fuzz.yaml"' -o $@ $< $(B)/fuzz/libioctlgen.a $(YAML_LIBS)
+
+$(B)/fuzz/fuzz-versions: tests/fuzz/fuzz-stage.c $(B)/fuzz/libioctlgen.a
+	$(quiet) FUZZ $@
+	$(Q)$(FUZZ_LINK) -DSTAGE_FILE='"versions.yaml"' -o $@ $< $(B)/fuzz/libioctlgen.a $(YAML_LIBS)
 
 GRAMMAR_SRC := generator/grammar.c generator/grammar_compiler.c
 $(B)/fuzz/fuzz-grammar: tests/fuzz/fuzz-grammar.c $(GRAMMAR_SRC) generator/grammar.h
 	@mkdir -p $(@D)
 	$(quiet) FUZZ $@
-	$(Q)$(CLANG) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-Igenerator -o $@ $< $(GRAMMAR_SRC)
+	$(Q)$(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -Igenerator -o $@ $< $(GRAMMAR_SRC)
+
+# Crashes, leaks, hangs and runs out of memory on purpose: the runner's own test.
+$(B)/fuzz/fuzz-selftest: tests/fuzz/fuzz-selftest.c
+	@mkdir -p $(@D)
+	$(quiet) FUZZ $@
+	$(Q)$(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $<
 
 # The same sources under AddressSanitizer and UndefinedBehaviorSanitizer.
 ASAN_LIB_OBJ := $(LIB_SRC:generator/%.c=$(B)/asan/obj/%.o)

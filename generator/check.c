@@ -27,6 +27,7 @@ static void check(struct registry *reg, bool sized)
 	link_abis(reg, sized);
 	check_variants(reg);
 	check_types(reg);
+	check_namespace(reg);
 	check_ranges(reg);
 	commands_spell(reg);
 	/* one index of the commands by name for the stages that look names up */

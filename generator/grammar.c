@@ -5,6 +5,7 @@
  * MAX_NEST and stops at the first byte it cannot take.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -118,6 +119,9 @@ struct cparse {
 	char *buf;
 	size_t size;
 	int nest;
+	/* each name that stands for a constant, if set (grammar_constants()) */
+	void (*name)(void *ctx, const char *name, size_t len, size_t at);
+	void *ctx;
 };
 
 static bool fail(struct cparse *c, const char *at, const char *msg)
@@ -182,29 +186,52 @@ static bool word_is(const char *p, size_t n, const char *w)
 	return strlen(w) == n && !memcmp(p, w, n);
 }
 
-static bool c_expr(struct cparse *c);
+/* A constant's value where the text alone gives it: literals and the
+ * operators between them; not for sizeof() and names, whose values are
+ * the compiler's. */
+struct cval {
+	bool known;
+	uint64_t v;
+};
+
+/* A size or an array bound: what C computes in int or size_t on every ABI,
+ * so no value of a constant part may leave 32 bits. */
+#define CVAL_MAX UINT32_MAX
+
+static bool c_expr(struct cparse *c, struct cval *out);
 static bool c_type_name(struct cparse *c);
 
+/* Names the compiler reserves (__LINE__, __COUNTER__, _Pragma...): their
+ * value depends on where they stand, or they are no constant at all. */
+static bool reserved_name(const char *p, size_t n)
+{
+	return n >= 2 && p[0] == '_' && (p[1] == '_' || (p[1] >= 'A' && p[1] <= 'Z'));
+}
+
 /* An integer constant: 16, 0x40, 0777, 4096UL. */
-static bool c_number(struct cparse *c)
+static bool c_number(struct cparse *c, struct cval *out)
 {
 	const char *p = c->p;
 	size_t suffix = 0;
+	unsigned int base = 10;
+	uint64_t v = 0;
 
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		p += 2;
+		base = 16;
 		if (!strchr("0123456789abcdefABCDEF", *p) || !*p)
 			return unexpected(c, p);
-		while (*p && strchr("0123456789abcdefABCDEF", *p))
-			p++;
-	} else {
-		bool octal = *p == '0';
+	} else if (*p == '0') {
+		base = 8;
+	}
+	for (; *p && strchr(base == 16 ? "0123456789abcdefABCDEF" : "0123456789", *p); p++) {
+		unsigned int d = *p <= '9' ? (unsigned int)(*p - '0') : (unsigned int)((*p | 0x20) - 'a' + 10);
 
-		while (*p >= '0' && *p <= '9') {
-			if (octal && *p > '7')
-				return fail(c, p, "an octal number has no digit 8 or 9");
-			p++;
-		}
+		if (base == 8 && d > 7)
+			return fail(c, p, "an octal number has no digit 8 or 9");
+		if (v > (CVAL_MAX - d) / base)
+			return fail(c, c->p, "a number past 32 bits: C would truncate or overflow it");
+		v = v * base + d;
 	}
 	while (*p && strchr("uUlL", *p) && suffix < 3) {
 		p++;
@@ -214,13 +241,15 @@ static bool c_number(struct cparse *c)
 		return unexpected(c, p);
 	c->p = p;
 	space(c);
+	*out = (struct cval){ true, v };
 	return true;
 }
 
-static bool c_primary(struct cparse *c)
+static bool c_primary(struct cparse *c, struct cval *out)
 {
 	size_t n = ident_len(c->p);
 
+	*out = (struct cval){ false, 0 };
 	if (++c->nest > MAX_NEST)
 		return fail(c, c->p, "nested too deeply");
 	if (n && word_is(c->p, n, "sizeof")) {
@@ -235,13 +264,21 @@ static bool c_primary(struct cparse *c)
 			snprintf(c->buf, c->size, "'%.*s' is a C keyword, not a constant", (int)n, c->p);
 			return fail(c, c->p, c->buf);
 		}
+		if (reserved_name(c->p, n)) {
+			snprintf(c->buf, c->size,
+				 "'%.*s' is a name the compiler reserves, not a constant: its value is not fixed",
+				 (int)n, c->p);
+			return fail(c, c->p, c->buf);
+		}
+		if (c->name)
+			c->name(c->ctx, c->p, n, (size_t)(c->p - c->s));
 		c->p += n;
 		space(c);
 	} else if (*c->p >= '0' && *c->p <= '9') {
-		if (!c_number(c))
+		if (!c_number(c, out))
 			return false;
 	} else if (take(c, '(')) {
-		if (!c_expr(c) || !take(c, ')'))
+		if (!c_expr(c, out) || !take(c, ')'))
 			return c->err ? false : unexpected(c, c->p);
 	} else {
 		return unexpected(c, c->p);
@@ -260,21 +297,98 @@ static size_t binop_len(const char *p)
 	return 0;
 }
 
-/* A constant expression: operands and binary operators, no casts. */
-static bool c_expr(struct cparse *c)
+/* C's precedence of the binary operator at p, higher binds tighter. */
+static int binop_prec(const char *p)
 {
-	for (;;) {
-		size_t n;
+	switch (*p) {
+	case '*': case '/': case '%': return 5;
+	case '+': case '-': return 4;
+	case '<': case '>': return 3;
+	case '&': return 2;
+	case '^': return 1;
+	default: return 0;	/* | */
+	}
+}
 
-		while (*c->p && strchr("+-~", *c->p))
-			take(c, *c->p);
-		if (!c_primary(c))
-			return false;
-		if (!(n = binop_len(c->p)))
+/* a op b where both are known; the problem at the operator otherwise */
+static bool c_apply(struct cparse *c, const char *op, struct cval *a, const struct cval *b)
+{
+	uint64_t x = a->v, y = b->v, r;
+
+	if ((*op == '/' || *op == '%') && b->known && y == 0)
+		return fail(c, op, "division by zero");
+	if ((*op == '<' || *op == '>') && b->known && y >= 32)
+		return fail(c, op, "a shift by 32 or more: C leaves it undefined");
+	if (!a->known || !b->known) {
+		a->known = false;
+		return true;
+	}
+	switch (*op) {
+	case '*': r = x * y; break;	/* both at most 32 bits: no wrap in 64 */
+	case '/': r = x / y; break;
+	case '%': r = x % y; break;
+	case '+': r = x + y; break;
+	case '-':
+		if (x < y)
+			return fail(c, op, "a negative value: as a size or an array bound it is meaningless");
+		r = x - y;
+		break;
+	case '<': r = x << y; break;	/* y < 32, checked above */
+	case '>': r = x >> y; break;
+	case '&': r = x & y; break;
+	case '^': r = x ^ y; break;
+	default: r = x | y; break;
+	}
+	if (r > CVAL_MAX)
+		return fail(c, op, "the value passes 32 bits: C would overflow or wrap it");
+	a->v = r;
+	return true;
+}
+
+/* Unary operators, then a primary: -, ~ of a known value is negative. */
+static bool c_unary(struct cparse *c, struct cval *out)
+{
+	const char *ops = c->p;
+	bool negates = false;
+
+	while (*c->p && strchr("+-~", *c->p)) {
+		negates |= *c->p != '+';
+		take(c, *c->p);
+	}
+	if (!c_primary(c, out))
+		return false;
+	/* -0 and ~~0 are harmless, but nobody writes a size that way */
+	if (negates && out->known)
+		return fail(c, ops, "a negative value: as a size or an array bound it is meaningless");
+	if (negates)
+		out->known = false;
+	return true;
+}
+
+/* Operands and binary operators with C's precedence (no casts, no
+ * comparisons, no ?:), each constant part computed. */
+static bool c_binary(struct cparse *c, int min, struct cval *out)
+{
+	if (!c_unary(c, out))
+		return false;
+	for (;;) {
+		const char *op = c->p;
+		size_t n = binop_len(op);
+		struct cval rhs;
+		int prec;
+
+		if (!n || (prec = binop_prec(op)) < min)
 			return true;
 		c->p += n;
 		space(c);
+		if (!c_binary(c, prec + 1, &rhs) || !c_apply(c, op, out, &rhs))
+			return false;
 	}
+}
+
+static bool c_expr(struct cparse *c, struct cval *out)
+{
+	return c_binary(c, 0, out);
 }
 
 /* The type specifiers C allows together: long long int, unsigned char... */
@@ -354,8 +468,13 @@ static bool c_type_name(struct cparse *c)
 			space(c);
 		}
 	while (take(c, '[')) {
-		if (!c_expr(c))
+		const char *at = c->p;
+		struct cval v;
+
+		if (!c_expr(c, &v))
 			return false;
+		if (v.known && v.v == 0)
+			return fail(c, at, "an array has at least one element");
 		if (!take(c, ']'))
 			return unexpected(c, c->p);
 	}
@@ -365,17 +484,31 @@ static bool c_type_name(struct cparse *c)
 static const char *c_problem(enum grammar g, const char *s, size_t *at, char *buf, size_t size)
 {
 	struct cparse c = { .s = s, .p = s, .buf = buf, .size = size };
+	struct cval v;
 
 	if (*s == ' ' || (*s && s[strlen(s) - 1] == ' ')) {
 		*at = *s == ' ' ? 0 : strlen(s) - 1;
 		return "no space at either end";
 	}
-	if ((g == G_C_TYPE ? c_type_name(&c) : c_expr(&c)) && *c.p)
+	if ((g == G_C_TYPE ? c_type_name(&c) : c_expr(&c, &v)) && *c.p)
 		unexpected(&c, *c.p == ' ' ? c.p + 1 : c.p);
 	if (!c.err)
 		return NULL;
 	*at = (size_t)(c.err_at - s);
 	return c.err;
+}
+
+void grammar_constants(enum grammar g, const char *s,
+		       void (*fn)(void *ctx, const char *name, size_t len, size_t at), void *ctx)
+{
+	char buf[160];
+	struct cparse c = { .s = s, .p = s, .buf = buf, .size = sizeof(buf), .name = fn, .ctx = ctx };
+	struct cval v;
+
+	if (g == G_C_TYPE)
+		c_type_name(&c);
+	else if (g == G_C_SIZE)
+		c_expr(&c, &v);
 }
 
 /* ------------------------------------------------------------ names and paths */

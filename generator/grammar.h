@@ -36,6 +36,14 @@ extern const char *const grammar_names[G_GRAMMARS];
  */
 const char *grammar_check(enum grammar g, const char *s, size_t *at, char *buf, size_t size);
 
+/*
+ * Call fn for each name s uses as a constant (array bounds and operands,
+ * not the type names in sizeof()), at its byte offset: s a C type name or
+ * size expression (G_C_TYPE, G_C_SIZE) that follows its grammar.
+ */
+void grammar_constants(enum grammar g, const char *s,
+		       void (*fn)(void *ctx, const char *name, size_t len, size_t at), void *ctx);
+
 /* The compiler grammars (grammar_compiler.c), for grammar_check(): NULL
  * or what is wrong, with *at its byte offset in s. */
 const char *compiler_problem(const char *s, size_t *at);

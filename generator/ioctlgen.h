@@ -18,6 +18,7 @@
  *   check_abis.c       ABIs' layouts and variants, field ranges
  *   check_magic.c      the magic-code table: overlaps, registered codes and ranges
  *   check_types.c      the types header specs define
+ *   check_namespace.c  one C namespace: names other headers, <asm/ioctl.h>, guards own
  *   check_numbers.c    every number in every known version, and ABI changes
  *   numbers.c          spelling, encoded sizes and every number on every ABI
  *   number_table.c     an ABI's numbers sorted by key, size and spec order

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "registry.h"
 
@@ -143,6 +144,19 @@ const char *const accept_rule_names[ACCEPT_RULES] = {
 	"outside-range", "unregistered-magic", "shared-number", "overlap", "size-overflow",
 	"reused-number", "row-versions"
 };
+
+bool registry_read_file(const struct registry *reg, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return false;
+	for (size_t i = 0; i < reg->n_inputs; i++)
+		if (reg->inputs[i].dev == (unsigned long long)st.st_dev &&
+		    reg->inputs[i].ino == (unsigned long long)st.st_ino)
+			return true;
+	return false;
+}
 
 void registry_release(struct registry *reg)
 {

@@ -415,7 +415,16 @@ struct registry {
 		size_t n_abis;
 	} *abi_changes;
 	size_t n_abi_changes;
+	/* Every file registry_load() read, as device and inode: no output may
+	 * replace one, whatever name it is given by (registry_read_file()). */
+	struct input_file {
+		unsigned long long dev, ino;
+	} *inputs;
+	size_t n_inputs, cap_inputs;
 };
+
+/* Whether the run read the file path names (after symbolic links). */
+bool registry_read_file(const struct registry *reg, const char *path);
 
 /* The known versions an entry exists in, as "6.1 only; removed in 6.12",
  * "new in 6.12"; "" when it exists in every one (registry.c). */

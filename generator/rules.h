@@ -28,6 +28,11 @@ void check_ranges(struct registry *reg);
 void check_magic_table(struct registry *reg);
 /* check_types.c: the members' types of the header specs' types, and their lints */
 void check_types(struct registry *reg);
+/* A constant or enum value of any header spec called name[0..n). */
+bool registry_constant(const struct registry *reg, const char *name, size_t n);
+/* check_namespace.c: one C namespace: no name another header, <asm/ioctl.h>,
+ * an include guard or an empty macro owns */
+void check_namespace(struct registry *reg);
 /* check_numbers.c: every command's numbers in every known version it
  * exists in, and the numbers that change between versions */
 void number_versions(struct registry *reg, const struct command **byname, size_t n);

@@ -197,13 +197,16 @@ void registry_load(struct registry *reg, const char *dir)
 	for (size_t i = 0; i < files.n; i++) {
 		char *path = arena_printf(L.a, "%s/%s", reg->spec_dir, files.v[i]);
 		size_t len;
-		char *data = read_file(path, &len);
+		unsigned long long dev = 0, ino = 0;
+		char *data = read_file_id(path, &len, &dev, &ino);
 
 		if (!data) {
 			LOAD_ERR((&L), ((struct mark){ path, 1, 1 }), "syntax", "cannot read: %s",
 			    strerror(errno));
 			continue;
 		}
+		*(struct input_file *)arena_slot(L.a, &reg->inputs, &reg->cap_inputs, reg->n_inputs++,
+					      sizeof(*reg->inputs)) = (struct input_file){ dev, ino };
 		load_one(&L, files.v[i], data, len);
 		free(data);
 	}

@@ -127,10 +127,16 @@ const char **get_strlist(struct loader *L, const struct ynode *map, const char *
 	return v;
 }
 
-/* Unknown and missing keys of one mapping.  False when it is no mapping. */
+/*
+ * Unknown and missing keys of one mapping.  False when it is no mapping or
+ * lacks a required key: the caller then skips the entry, so that no loader
+ * ever reads a required key that is not there (each is reported here).
+ */
 bool check_keys(struct loader *L, const struct ynode *map, const char *what,
 		       const struct keyspec *ks)
 {
+	bool complete = true;
+
 	if (map->kind != Y_MAP) {
 		LOAD_ERR(L, map->mark, "type", "%s must be a mapping", what);
 		return false;
@@ -152,9 +158,11 @@ bool check_keys(struct loader *L, const struct ynode *map, const char *what,
 		sb_release(&known);
 	}
 	for (const struct keyspec *s = ks; s->key; s++)
-		if (s->required && !ymap_get(map, s->key))
+		if (s->required && !ymap_get(map, s->key)) {
 			LOAD_ERR(L, map->mark, "missing-key", "%s has no '%s'", what, s->key);
-	return true;
+			complete = false;
+		}
+	return complete;
 }
 
 unsigned int get_accept(struct loader *L, const struct ynode *map, unsigned int allowed)

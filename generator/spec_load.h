@@ -66,7 +66,8 @@ bool get_bool(struct loader *L, const struct ynode *map, const char *key, bool *
 /* A list of strings; an absent key is an empty list. */
 const char **get_strlist(struct loader *L, const struct ynode *map, const char *key,
 			 size_t *count, const struct ynode **node);
-/* Unknown and missing keys of one mapping.  False when it is no mapping. */
+/* Unknown and missing keys of one mapping.  False when it is no mapping or
+ * lacks a required key (reported): skip the entry then. */
 bool check_keys(struct loader *L, const struct ynode *map, const char *what,
 		const struct keyspec *ks);
 unsigned int get_accept(struct loader *L, const struct ynode *map, unsigned int allowed);

@@ -236,6 +236,14 @@ static void load_types(struct loader *L, struct header *h, const struct ynode *r
 		if (!want_kind(L, t->kind == CTYPE_ENUM ? values : members,
 			       t->kind == CTYPE_ENUM ? "values" : "members", Y_SEQ))
 			continue;
+		/* ISO C has no empty struct, union or enum (GCC's empty struct
+		 * has size 0 in C and 1 in C++) */
+		if (!(t->kind == CTYPE_ENUM ? values : members)->n) {
+			LOAD_ERR(L, (t->kind == CTYPE_ENUM ? values : members)->mark, "type",
+			    "%s: '%s' is empty: ISO C has no empty %s", t->c_name,
+			    t->kind == CTYPE_ENUM ? "values" : "members", kind_words[t->kind]);
+			continue;
+		}
 		if (t->kind == CTYPE_ENUM)
 			t->values = load_named_values(L, values, "an enum value", "enum value",
 						      INT32_MAX, macros, &t->n_values);

@@ -184,9 +184,13 @@ int atomic_open(struct atomic_file *f, const char *path)
 	size_t plen = strlen(path);
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
+	struct stat st;
 	int saved;
 
 	f->path = path;
+	/* a file replaced keeps its permissions, as a shell's > leaves them
+	 * (not set-id bits: the content is new) */
+	f->mode = !stat(path, &st) && S_ISREG(st.st_mode) ? (unsigned int)st.st_mode & 0777 : 0644;
 	f->tmp = xrealloc(NULL, plen + 16);
 	/* .name.XXXXXX beside the target, so rename() stays on one file system;
 	 * the name cut short, so that a 255-byte target's temp name fits too. */
@@ -219,7 +223,7 @@ int atomic_write(struct atomic_file *f, const char *data, size_t len)
 
 int atomic_commit(struct atomic_file *f)
 {
-	if (fchmod(f->fd, 0644) || fsync(f->fd))
+	if (fchmod(f->fd, (mode_t)f->mode) || fsync(f->fd))
 		return -1;
 	if (close(f->fd)) {
 		f->fd = -1;
@@ -262,6 +266,12 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 
 char *read_file(const char *path, size_t *len)
 {
+	return read_file_id(path, len, NULL, NULL);
+}
+
+char *read_file_id(const char *path, size_t *len, unsigned long long *dev,
+		   unsigned long long *ino)
+{
 	struct strbuf sb = { 0 };
 	char buf[65536];
 	int fd = open(path, O_RDONLY);
@@ -274,6 +284,10 @@ char *read_file(const char *path, size_t *len)
 		errno = EISDIR;
 		return NULL;
 	}
+	if (dev)
+		*dev = (unsigned long long)st.st_dev;
+	if (ino)
+		*ino = (unsigned long long)st.st_ino;
 	for (;;) {
 		ssize_t r = read(fd, buf, sizeof(buf));
 

@@ -88,6 +88,7 @@ struct atomic_file {
 	const char *path;
 	char *tmp;
 	int fd;
+	unsigned int mode;	/* the permissions path had, 0644 for a new file */
 };
 
 int atomic_open(struct atomic_file *f, const char *path);
@@ -108,5 +109,9 @@ const char *output_target(const char *path, char **through);
 
 /* Read a whole file, NUL-terminated. Returns NULL with errno set. */
 char *read_file(const char *path, size_t *len);
+/* The same, and the file's device and inode in *dev and *ino (when not NULL):
+ * what the file opened was, whatever name led to it. */
+char *read_file_id(const char *path, size_t *len, unsigned long long *dev,
+		   unsigned long long *ino);
 
 #endif

@@ -28,7 +28,7 @@ int cmd_check(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	rc = report_load(&reg, spec, &report);
+	rc = report_load(&reg, spec, NULL, &report);
 	registry_release(&reg);
 out:
 	report_release(&report);

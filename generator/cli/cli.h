@@ -83,7 +83,8 @@ int report_usage(const struct report *r, const char *cmd);
 /* Load and check the registry, print its diagnostics as r asks.  Returns 0
  * when it may be used (no errors, and no warnings under --werror), else
  * EXIT_DATA; the caller releases reg either way. */
-int report_load(struct registry *reg, const char *dir, const struct report *r);
+/* tree: the kernel tree to hold new headers' names against, or NULL */
+int report_load(struct registry *reg, const char *dir, const char *tree, const struct report *r);
 
 void report_release(struct report *r);
 
@@ -98,7 +99,9 @@ int load_quiet(struct registry *reg, const char *dir);
  * Returns 0, or EXIT_DATA after saying why. */
 int write_model(const char *path, const struct registry *reg);
 
-/* Parse a number as the kernel writes it: 0x..., decimal, or 'c'. */
+/* A number as C reads it (0x hex, 0 octal, decimal); parse_cli_uint() also
+ * takes a character in C quotes ('T'). */
+bool parse_cli_number(const char *s, uint64_t *out);
 bool parse_cli_uint(const char *s, uint64_t *out);
 
 #endif

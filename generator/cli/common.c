@@ -40,6 +40,23 @@ int load_quiet(struct registry *reg, const char *dir)
 	return EXIT_DATA;
 }
 
+/* As C reads an integer constant: 0x hex, a leading 0 octal (0777 is 511,
+ * never 777), decimal otherwise. */
+bool parse_cli_number(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (s[0] != '0' || !s[1] || s[1] == 'x' || s[1] == 'X')
+		return parse_uint(s, out);
+	for (const char *p = s + 1; *p; p++) {
+		if (*p < '0' || *p > '7' || v > (UINT64_MAX >> 3))
+			return false;
+		v = v << 3 | (uint64_t)(*p - '0');
+	}
+	*out = v;
+	return true;
+}
+
 bool parse_cli_uint(const char *s, uint64_t *out)
 {
 	unsigned int c;
@@ -48,7 +65,7 @@ bool parse_cli_uint(const char *s, uint64_t *out)
 		*out = c;
 		return true;
 	}
-	return parse_uint(s, out);
+	return parse_cli_number(s, out);
 }
 
 static int put_stdout(void *ctx, const char *data, size_t len)
@@ -84,6 +101,13 @@ int write_model(const char *path, const struct registry *reg)
 		goto out;
 	}
 	target = through ? through : path;
+	/* by device and inode: a hard link or a path with .. names the same file */
+	if (registry_read_file(reg, target)) {
+		fprintf(stderr, "%s: error: will not write over a spec file this run read: give -o a file outside the registry\n",
+			path);
+		rc = EXIT_DATA;
+		goto out;
+	}
 	if (atomic_open(&f, target)) {
 		rc = EXIT_DATA;
 	} else if (model_write_pieces(reg, &sb, put_file, &f) || atomic_commit(&f)) {

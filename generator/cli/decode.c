@@ -278,8 +278,8 @@ int cmd_decode(int argc, char **argv)
 	}
 	if (operand_count("decode", argc, argv, 1, "one NUMBER"))
 		return EXIT_USAGE;
-	if (!parse_uint(argv[optind], &number) || number > UINT32_MAX)
-		return usage_error("decode", "'%s' is not a 32-bit number (write 0x80081272 or 2148012658)",
+	if (!parse_cli_number(argv[optind], &number) || number > UINT32_MAX)
+		return usage_error("decode", "'%s' is not a 32-bit number (write 0x80081272 or 2148012658; a leading 0 is octal, as in C)",
 				   argv[optind]);
 	if (load_quiet(&reg, spec)) {
 		registry_release(&reg);

@@ -42,7 +42,7 @@ int cmd_model(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	rc = report_load(&reg, spec, &report);
+	rc = report_load(&reg, spec, tree, &report);
 	if (rc == 0) {
 		/* Only a registry that checks clean is written, and never half a file. */
 		registry_lint(&reg, tree);

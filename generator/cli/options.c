@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -55,6 +56,20 @@ int operand_count(const char *cmd, int argc, char **argv, int n, const char *wha
 	return 0;
 }
 
+/* Whether dir/name is a directory (dir true) or a regular file, links followed. */
+static bool tree_has(const char *tree, const char *name, bool dir)
+{
+	size_t n = strlen(tree) + strlen(name) + 2;
+	char *path = malloc(n);
+	struct stat st;
+	bool ok;
+
+	snprintf(path, n, "%s/%s", tree, name);
+	ok = !stat(path, &st) && (dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+	free(path);
+	return ok;
+}
+
 int tree_option(const char *cmd, const char *tree)
 {
 	struct stat st;
@@ -65,5 +80,9 @@ int tree_option(const char *cmd, const char *tree)
 		return usage_error(cmd, "--tree '%s' is no kernel tree: %s", tree, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return usage_error(cmd, "--tree '%s' is no kernel tree: not a directory", tree);
+	/* the lint then tells the model the tree was checked: be sure it is one */
+	if (!tree_has(tree, "Makefile", false) || !tree_has(tree, "include/uapi", true))
+		return usage_error(cmd, "--tree '%s' is no kernel tree: it has no Makefile and include/uapi/",
+				   tree);
 	return 0;
 }
