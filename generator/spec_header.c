@@ -415,7 +415,8 @@ static void load_stub_includes(struct loader *L, struct header *h, const struct 
  * The directories of the kernel's include/uapi (6.1 and 6.12): the only
  * places headers_install puts a header, so a header anywhere else (sys/,
  * a bare stdio.h) would land beside, or over, the C library's.  An arch's
- * include/uapi holds asm/ alone.
+ * include/uapi holds asm/ alone; asm/ without an arch is the header every
+ * arch installs under that name (asm/ioctls.h).
  */
 static const char *const uapi_dirs[] = {
 	"asm-generic", "drm", "linux", "misc", "mtd", "rdma", "regulator", "scsi", "sound",
@@ -436,13 +437,15 @@ static bool uapi_namespace(struct loader *L, const struct header *h, struct mark
 		    h->path, h->arch);
 		return false;
 	}
+	if (n == 3 && !strncmp(h->path, "asm", 3))
+		return true;
 	for (size_t i = 0; i < sizeof(uapi_dirs) / sizeof(*uapi_dirs); i++)
 		if (n == strlen(uapi_dirs[i]) && !strncmp(h->path, uapi_dirs[i], n))
 			return true;
 	for (size_t i = 0; i < sizeof(uapi_dirs) / sizeof(*uapi_dirs); i++)
 		sb_printf(&known, "%s%s/", i ? ", " : "", uapi_dirs[i]);
 	LOAD_ERR(L, hm, "uapi-namespace",
-	    "header '%s' is outside the kernel's UAPI namespaces (%s; asm/ with arch:): installed, it would stand beside the C library's headers",
+	    "header '%s' is outside the kernel's UAPI namespaces (%s; asm/): installed, it would stand beside the C library's headers",
 	    h->path, known.buf);
 	sb_release(&known);
 	return false;
