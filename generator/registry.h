@@ -237,6 +237,13 @@ struct command {
 	struct variant *variants;	/* other spellings, each on its own ABIs */
 	size_t n_variants;
 	unsigned int accept;
+	/* accept-reason: why an accepted warning is right; a new command
+	 * accepts a clash only with one (check_clashes.c) */
+	const char *accept_reason;
+	/* new: the pristine trees lack it, the series adds it (or its header
+	 * is new); command_is_new() says either */
+	bool is_new;
+	struct mark new_mark;
 	/* alias-of: another name of the same command, or NULL; alias_root is
 	 * the end of the alias-of chain (check_names.c), the command's own name when
 	 * it is no alias or the chain is broken */
@@ -444,6 +451,8 @@ size_t registry_command_count(const struct registry *reg);
 int command_spec_order(const struct command *a, const struct command *b);
 /* Every command, sorted by name (then spec order): free() it. */
 const struct command **commands_by_name(const struct registry *reg, size_t *n);
+/* Added by the registry's series: marked new, or in a new header (command.c). */
+bool command_is_new(const struct command *c);
 /* The commands called name in v (from commands_by_name): *first and the count. */
 size_t find_named(const struct command **v, size_t n, const char *name, size_t *first);
 
