@@ -169,7 +169,7 @@ void clashes_report(struct registry *reg, struct clashes *cl)
 			sb_printf(&where, "on %s", x->first_abi->name);
 		versions_text(reg, x->versions, &where);
 		if ((c->accept & ACCEPT_SHARED_NUMBER) && c->accept_reason) {
-			CMD_WARN(reg, c, c->mark, "clash", true, "%s shares %s with %s (%s) %s: accepted: %s",
+			CMD_WARN(reg, c, c->mark, "clash", true, "%s shares %s with %s (%s) %s; accept-reason: %s",
 				 c->name, x->exact ? "its number" : "its magic and nr", x->other->name,
 				 x->other->header->path, where.buf, c->accept_reason);
 		} else if (c->accept & ACCEPT_SHARED_NUMBER) {

@@ -164,9 +164,14 @@ enum accept_rule {
 	/* a command that exists in a version where no magic-code row that
 	 * covers it does (its since or removed outside the row's) */
 	ACCEPT_ROW_VERSIONS = 1 << 6,
+	/* the rules for new UAPI (check_types.c, check_new_uapi.c): errors
+	 * unless the entry accepts them with an accept-reason */
+	ACCEPT_PADDING = 1 << 7,
+	ACCEPT_I386_ALIGNMENT = 1 << 8,
+	ACCEPT_ABI_SIZE = 1 << 9,
 };
 
-#define ACCEPT_RULES 7
+#define ACCEPT_RULES 10
 /* The rule name of each accept bit, by bit number: "outside-range", ... */
 extern const char *const accept_rule_names[ACCEPT_RULES];
 
@@ -306,6 +311,9 @@ struct ctype_def {
 	enum ctype_kind kind;
 	bool kernel_internal;	/* the kernel's compat layer defines it: probes only */
 	bool broken;		/* a member's type did not resolve (check_types.c) */
+	/* the rules for new UAPI it accepts (padding, i386-alignment), and why */
+	unsigned int accept;
+	const char *accept_reason;
 	struct cmember *members;
 	size_t n_members;
 	struct cconstant *values;	/* of an enum */

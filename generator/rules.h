@@ -42,6 +42,8 @@ void check_new_marks(struct registry *reg, const char *tree,
  * exists in, and the numbers that change between versions */
 void number_versions(struct registry *reg, const struct command **byname, size_t n);
 void check_abi_changes(struct registry *reg);
+/* check_new_uapi.c: the argument of a new command has one size on every ABI */
+void check_new_uapi(struct registry *reg);
 /* collisions.c: numbers that several commands share, and their warnings */
 void collisions_find(struct registry *reg);
 /* check_clashes.c: a new command's magic and nr, or number, that another

@@ -55,6 +55,7 @@ static const struct field header_fields[] = {
 	{ "constants[].name", G_IDENT }, { "constants[].value", G_LOADER },
 	{ "constants[].doc", G_DOC }, { "types[].name", G_IDENT }, { "types[].kind", G_LOADER },
 	{ "types[].kernel-internal", G_LOADER }, { "types[].doc", G_DOC },
+	{ "types[].accept[]", G_LOADER }, { "types[].accept-reason", G_LINE },
 	{ "types[].members[].name", G_IDENT }, { "types[].members[].type", G_C_TYPE },
 	{ "types[].members[].len", G_LOADER }, { "types[].members[].pad", G_LOADER },
 	{ "types[].members[].doc", G_DOC }, { "types[].values[].name", G_IDENT },

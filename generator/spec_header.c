@@ -275,7 +275,7 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 	get_abi_change(L, c, m);
 	c->accept = get_accept(L, m, ACCEPT_OUTSIDE_RANGE | ACCEPT_UNREGISTERED_MAGIC |
 				  ACCEPT_SHARED_NUMBER | ACCEPT_SIZE_OVERFLOW |
-				  ACCEPT_REUSED_NUMBER | ACCEPT_ROW_VERSIONS);
+				  ACCEPT_REUSED_NUMBER | ACCEPT_ROW_VERSIONS | ACCEPT_ABI_SIZE);
 	get_new_and_reason(L, c, m);
 
 	/* What the argument is: exactly one of type, size-param, legacy (or nothing for _IO). */
