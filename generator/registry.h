@@ -249,6 +249,8 @@ struct command {
 	 * is new); command_is_new() says either */
 	bool is_new;
 	struct mark new_mark;
+	/* a missing size was reported: once per command (numbers.c) */
+	bool size_reported;
 	/* alias-of: another name of the same command, or NULL; alias_root is
 	 * the end of the alias-of chain (check_names.c), the command's own name when
 	 * it is no alias or the chain is broken */
