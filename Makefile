@@ -74,12 +74,13 @@ UNIT_PROGS := $(patsubst tests/unit/test-%.c,$(B)/test-%,$(wildcard tests/unit/t
 # ---------------------------------------------------------------- model
 # The lint in the model checks ioctl-number.rst's rows against the real tree.
 # Quiet unless something is wrong: errors in full, the warnings as one line
-# counted by rule, and in full only the warnings of the spec files that differ
-# from the last commit (what the user just edited).  V=1 or `build/ioctlgen
+# counted by rule, and in full only the warnings of the entries of the spec
+# files that differ from the last commit (what the user just changed, as
+# tools/changed-entries finds them).  V=1 or `build/ioctlgen
 # check` prints every warning.
 EDITED_SPEC = { git diff --name-only HEAD -- $(SPEC); git ls-files -o --exclude-standard -- $(SPEC); } 2>/dev/null | \
 	$(SPEC_NAME_OK)
-MODEL_REPORT = $(if $(Q),--summary $$($(EDITED_SPEC) | sed 's/^/--full /'))
+MODEL_REPORT = $(if $(Q),--summary $$(tools/changed-entries $(SPEC) | sed 's/^/--full /'))
 
 # Measured first, before the model: the header specs that name a type
 # spec/sizes does not hold yet (a new command's new struct) and the edited

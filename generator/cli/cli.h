@@ -70,7 +70,7 @@ struct file_id;
 
 struct report {
 	bool werror, show_accepted, summary, given_full;
-	struct file_id *full;	/* the files whose warnings --summary shows */
+	struct file_id *full;	/* the files (or lines) whose warnings --summary shows */
 	size_t n_full, cap_full;
 };
 

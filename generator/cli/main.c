@@ -13,9 +13,9 @@ static const struct cmd {
 	const char *usage;
 } commands[] = {
 	{ "check", cmd_check,
-	  "check [--werror] [--show-accepted] [--summary [--full FILE]...] [SPEC_DIR]" },
+	  "check [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] [SPEC_DIR]" },
 	{ "model", cmd_model,
-	  "model [--werror] [--show-accepted] [--summary [--full FILE]...] "
+	  "model [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] "
 	  "[--tree KERNEL_TREE] [SPEC_DIR] -o FILE" },
 	{ "dump", cmd_dump, "dump [SPEC_DIR] [-o FILE|-]" },
 	{ "decode", cmd_decode, "decode [--spec SPEC_DIR] [--abi ABI] NUMBER" },
