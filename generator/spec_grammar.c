@@ -231,6 +231,26 @@ static void visit(struct loader *L, const struct field *f, enum defer d, const c
 		check_text(L, f, d, v);
 }
 
+/* Every field of every kind of spec file, for tests/schema-fields.py: the
+ * JSON Schemas must name the same fields. */
+void spec_fields_each(void (*fn)(void *ctx, const char *file, const char *path,
+				 const char *grammar), void *ctx)
+{
+	static const struct {
+		const char *file;
+		const struct field *table;
+	} kinds[] = {
+		{ "layouts.yaml", layout_fields }, { "abis.yaml", abi_fields },
+		{ "magic.yaml", magic_fields }, { "versions.yaml", version_fields },
+		{ "headers/", header_fields }, { "sizes/", sizes_fields },
+	};
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(*kinds); k++)
+		for (const struct field *f = kinds[k].table; f->path; f++)
+			fn(ctx, kinds[k].file, f->path,
+			   f->g == G_LOADER ? "loader" : grammar_names[f->g]);
+}
+
 void spec_check_grammar(struct loader *L, const char *rel, const struct ynode *root)
 {
 	const struct field *table =
