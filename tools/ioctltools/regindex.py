@@ -15,11 +15,11 @@ def load_model(path):
         with open(path, encoding="utf-8") as f:
             model = json.load(f)
     except OSError as e:
-        raise Error(f"{path}: {e.strerror}") from None
+        raise Error(f"{path}: error: {e.strerror}") from None
     except ValueError as e:
-        raise Error(f"{path}: not a model: {e}") from None
+        raise Error(f"{path}: error: not a model: {e}") from None
     if model.get("stage") != "model":
-        raise Error(f"{path}: not a model with numbers (stage {model.get('stage')!r})")
+        raise Error(f"{path}: error: not a model with numbers (stage {model.get('stage')!r})")
     return model
 
 

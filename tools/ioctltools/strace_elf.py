@@ -30,10 +30,10 @@ class Elf:
             with open(path, "rb") as f:
                 self.data = f.read()
         except OSError as e:
-            raise Error(f"{path}: {e.strerror}") from None
+            raise Error(f"{path}: error: {e.strerror}") from None
         d = self.data
         if d[:5] != b"\x7fELF\x02" or d[5] != 1 or struct.unpack_from("<H", d, 18)[0] != 62:
-            raise Error(f"{path}: not a little-endian x86_64 ELF file")
+            raise Error(f"{path}: error: not a little-endian x86_64 ELF file")
         shoff, = struct.unpack_from("<Q", d, 0x28)
         shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3a)
         secs = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + i * shentsize)
@@ -46,7 +46,7 @@ class Elf:
             self.sections[name] = (s[3], s[4], s[5], s[1])
         for need in (".rela.dyn", ".rodata", ".data.rel.ro"):
             if need not in self.sections:
-                raise Error(f"{path}: no {need} section")
+                raise Error(f"{path}: error: no {need} section")
 
     def relative_relocs(self):
         _, off, size, _ = self.sections[".rela.dyn"]
@@ -106,6 +106,6 @@ def native_table(path):
         if any(PERSONALITY.get(c) == "x86_64" for c in codes):
             found.append(t)
     if len(found) != 1:
-        raise Error(f"{path}: {len(found)} ioctl tables with the x86_64 BLKGETSIZE64 "
+        raise Error(f"{path}: error: {len(found)} ioctl tables with the x86_64 BLKGETSIZE64 "
                     f"(0x80081272), expected one")
     return found[0]
