@@ -116,7 +116,7 @@ class Auditor:
                 note = notes.get((name, v))
                 different.append({"name": name, "header": entry.header,
                                   "consumer": f"{v:#x}", "registry": f"{entry.number:#x}",
-                                  "reason": key, "why": words,
+                                  "reason": key, "reason-text": REASONS[key], "why": words,
                                   "note": note and note.why})
         consumer_lacks = sorted(n for n in view.by_name if n not in names)
         return {"compared": len(equal) + len({d["name"] for d in different}),
