@@ -87,10 +87,12 @@ def strace_rows(paths, abi, layout):
     return t
 
 
-def strace_binary(path):
+def strace_binary(path, agree):
+    """strace's three x86_64 personalities (strace_elf.personalities())."""
     t = Table("strace", path, False)
-    for name, code in strace_elf.native_table(path):
-        t.add("x86_64", name, code)
+    for abi, table in strace_elf.personalities(path, agree).items():
+        for name, code in table:
+            t.add(abi, name, code)
     return t
 
 

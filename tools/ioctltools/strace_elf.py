@@ -9,7 +9,9 @@ relocation whose addend is the string's address.  A table is a run of
 16-byte entries whose pointer is such a relocation to an identifier in
 .rodata and whose code never decreases; strace's are the only runs of more
 than a few hundred.  Which personality a table is shows in a number that
-differs between them (BLKGETSIZE64: a u64 size on a long-sized layout).
+differs between them (BLKGETSIZE64: a u64 size on a long-sized layout);
+i386's and x32's differ only where alignment does, so personalities() takes
+the caller's count of the numbers each shares with an ABI.
 
 Reading the binary gives the candidates; the live check (tests/consumers)
 runs strace itself on every one, so a misread table shows as a failure."""
@@ -98,10 +100,25 @@ def ioctl_tables(path):
     return tables
 
 
-def native_table(path):
+def personalities(path, agree):
+    """{ABI: [(name, code)]}: the x86_64 table (by BLKGETSIZE64), and the two
+    32-bit ones, i386 and x32, which BLKGETSIZE64 cannot tell apart: each is
+    the ABI whose numbers it shares most, agree(abi, table) counting them."""
+    tables = ioctl_tables(path)
+    out = {"x86_64": native_table(path, tables)}
+    rest = [t for t in tables if t is not out["x86_64"]]
+    if len(rest) == 2:
+        a, b = rest
+        if agree("i386", a) + agree("x32", b) < agree("i386", b) + agree("x32", a):
+            a, b = b, a
+        out.update(i386=a, x32=b)
+    return out
+
+
+def native_table(path, tables=None):
     """The x86_64 personality's table: [(name, code)]."""
     found = []
-    for t in ioctl_tables(path):
+    for t in ioctl_tables(path) if tables is None else tables:
         codes = {c for n, c in t if n == "BLKGETSIZE64"}
         if any(PERSONALITY.get(c) == "x86_64" for c in codes):
             found.append(t)
