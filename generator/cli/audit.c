@@ -48,6 +48,8 @@ int cmd_audit(int argc, char **argv)
 	}
 	if (!(args = calloc((size_t)argc + 2, sizeof(*args))))
 		return EXIT_DATA;
+	/* its usage and messages then say "ioctlgen audit" */
+	setenv("IOCTLGEN_AUDIT_PROG", "ioctlgen audit", 1);
 	args[0] = PYTHON;
 	args[1] = tool;
 	for (int i = 1; i < argc; i++)

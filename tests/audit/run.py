@@ -153,6 +153,12 @@ def bad_inputs(work):
               r.stderr.strip())
 
 
+def help_text():
+    r = subprocess.run([IOCTLGEN, "audit", "--help"], capture_output=True, text=True)
+    tap.check(r.returncode == 0 and r.stdout.startswith("usage: ioctlgen audit ") and not r.stderr,
+              "ioctlgen audit --help: usage on stdout, exit 0", r.stdout[:200] + r.stderr)
+
+
 def main():
     if not (os.access(IOCTLGEN, os.X_OK) and os.path.exists(MODEL)):
         tap.not_ok("build/ioctlgen and the model exist (make build/model.json)")
@@ -180,6 +186,7 @@ def main():
                          f"{len(a['consumer-lacks'])}, registry lacks {len(a['registry-lacks'])}")
         known_errors(results)
         bad_inputs(work)
+        help_text()
     tap.done()
 
 
