@@ -46,22 +46,40 @@ class Auditor:
         return self.views[abi]
 
     def why(self, view, entry, value):
-        """(reason key, words) for a consumer value that differs."""
+        """(reason key, words) for a consumer value that differs.  Where
+        several known numbers explain it (i386's time64 number is also
+        x86_64's), the first in REASONS' order gives the key and the words
+        name every one."""
+        found = self.known_numbers(view, entry, value)
+        if found:
+            return found[0][0], "; also ".join(words for _, words in found)
+        return self.field_reason(view, entry, value)
+
+    def known_numbers(self, view, entry, value):
+        """[(key, words)]: the registry's numbers, other than this ABI's
+        in this version, that the consumer's value is."""
         cmd, abi = entry.cmd, view.abi["name"]
+        found = []
         for v in self.versions:
             if v != self.version and v in cmd.get("versions", []) and \
                     _num(regindex.numbers_in(cmd, v), abi) == value:
-                return "version", f"the registry's number in Linux {v}"
+                found.append(("version", f"the registry's number in Linux {v}"))
         nums = regindex.numbers_in(cmd, self.version)
         for other, a in self.abis.items():
             if other != abi and (a["variant-of"] == abi or view.abi["variant-of"] == other) \
                     and _num(nums, other) == value:
-                return "time64", f"the number of {other}"
+                found.append(("time64", f"the number of {other}"))
         if view.abi["size-t"] == 4:
             wide = [o for o, a in self.abis.items() if a["size-t"] == 8 and
                     a["layout"] == view.abi["layout"] and _num(nums, o) == value]
             if wide:
-                return "64-bit", f"the number of {', '.join(wide)}"
+                found.append(("64-bit", f"the number of {', '.join(wide)}"))
+        return found
+
+    def field_reason(self, view, entry, value):
+        """A different size, or a different encoding, field by field."""
+        cmd, abi = entry.cmd, view.abi["name"]
+        nums = regindex.numbers_in(cmd, self.version)
         reg = entry.number
         same = all(view.field(value, f) == view.field(reg, f) for f in ("dir", "type", "nr"))
         if same and value >> 32 == 0:
