@@ -39,6 +39,22 @@ class Auditor:
         self.versions = regindex.version_names(model)
         self.abis = {a["name"]: a for a in model["abis"]}
         self.views = {}
+        # every command of every version and ABI, for the names one view lacks
+        self.known = {}
+        for h in model["headers"]:
+            for c in h["commands"]:
+                self.known.setdefault(c["name"], c)
+
+    def elsewhere(self, name):
+        """Where the registry has a name this view lacks: another known
+        version, or other ABIs; None when nowhere."""
+        cmd = self.known.get(name)
+        if cmd is None:
+            return None
+        if self.version not in cmd.get("versions", [self.version]):
+            return f"the registry has it in Linux {', '.join(cmd['versions'])}"
+        abis = sorted(regindex.numbers_in(cmd, self.version), key=list(self.abis).index)
+        return f"the registry has it on {', '.join(abis) or 'no ABI'}, not this one"
 
     def view(self, abi):
         if abi not in self.views:
@@ -113,13 +129,14 @@ class Auditor:
             entry = view.by_name.get(name)
             if entry is None:
                 # a table of every kind of constant (Go, syzkaller): only the
-                # names spec/consumers/ knows as ioctl commands
-                shown = [v for v in values if not table.every_constant or
+                # names the registry or spec/consumers/ knows as ioctl commands
+                where = self.elsewhere(name)
+                shown = [v for v in values if not table.every_constant or where or
                          name in notes or (name, v) in notes]
                 for v in shown:
                     note = notes.get((name, v)) or notes.get(name)
                     registry_lacks.append({
-                        "name": name, "value": f"{v:#x}",
+                        "name": name, "value": f"{v:#x}", "elsewhere": where,
                         "registry-names": sorted({e.name for e in view.names_for(v)}),
                         "note": note and (note.kind + (f"/{note.category}" if note.category else ""),
                                           note.why)})
