@@ -3,7 +3,10 @@
  * order, so that strace -e trace=ioctl prints one line per number. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/ioctl.h>
+
+/* glibc's, as <sys/ioctl.h> has it: that header wants asm/ headers that
+ * Debian has for the native ABI only, and the probe is built -m32 too. */
+int ioctl(int fd, unsigned long request, ...);
 
 int main(void)
 {

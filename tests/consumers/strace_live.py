@@ -13,7 +13,9 @@ joined by " or ", a decoder's as NAME(arg)).  Then:
   spec/consumers/strace.txt says why not;
 - no line of that file is stale: its name is printed for its number and the
   registry still lacks it;
-- the table read from the binary is what strace prints (the reader is right).
+- the table read from the binary is what strace prints (the reader is
+  right), and so is its i386 table for a 32-bit program (which of the two
+  32-bit tables is i386 is right too).
 
 Counts go to the TAP diagnostics: strace's names, agreed, registry-only,
 strace-only per reason."""
@@ -66,10 +68,10 @@ def printed_names(field):
     return out
 
 
-def run_strace(numbers, work):
+def run_strace(numbers, work, cflags=()):
     probe = os.path.join(work, "ioctl-probe")
-    subprocess.run(["gcc", "-O2", "-o", probe, os.path.join(TOP, "tests", "consumers", "ioctl-probe.c")],
-                   check=True)
+    subprocess.run(["gcc", "-O2", *cflags, "-o", probe,
+                    os.path.join(TOP, "tests", "consumers", "ioctl-probe.c")], check=True)
     listing = os.path.join(work, "numbers")
     with open(listing, "w") as f:
         f.writelines(f"{n:#x}\n" for n in numbers)
@@ -92,6 +94,35 @@ def probe(view, table):
     return numbers, {n: printed_names(command_field(line)) for n, line in zip(numbers, calls)}
 
 
+def check_i386(model):
+    """The i386 table read from the binary (told from x32's by the numbers
+    each shares with the registry, strace_elf.personalities()) is the one
+    strace uses for a 32-bit program: every row, printed for its number."""
+    views = {abi: regindex.AbiView(model, abi, VERSION) for abi in ("i386", "x32")}
+
+    def agree(abi, t):
+        v = views[abi]
+        return sum(1 for n, c in t if n in v.by_name and v.by_name[n].number == c)
+    table = strace_elf.personalities(STRACE, agree).get("i386")
+    if table is None:
+        tap.not_ok("strace's binary has an i386 and an x32 table")
+        return
+    numbers = sorted({c for _, c in table})
+    with tempfile.TemporaryDirectory() as work:
+        try:
+            calls = run_strace(numbers, work, ("-m32",))
+        except subprocess.CalledProcessError as e:
+            tap.skip("strace's i386 table, live", f"no 32-bit probe: {e}")
+            return
+    printed = dict(zip(numbers, (printed_names(command_field(line)) for line in calls)))
+    misread = [f"{name} {code:#x}: strace prints {printed.get(code) or 'no name'}"
+               for name, code in table if name not in printed.get(code, ())]
+    tap.check(len(calls) == len(numbers) and not misread,
+              f"every row of the i386 table read from the binary ({len(table)}) is a name "
+              f"strace prints for its number to a 32-bit program",
+              [f"{len(numbers)} numbers, {len(calls)} calls"] + misread[:20])
+
+
 def main():
     if not os.access(STRACE, os.X_OK):
         tap.skip("strace live check", f"{STRACE} is not installed (apt-get install strace)")
@@ -101,7 +132,8 @@ def main():
         tap.skip("strace live check", f"this check is about strace 6.1, not {version!r}")
         tap.done()
     try:
-        view = regindex.AbiView(regindex.load_model(MODEL), ABI, VERSION)
+        model = regindex.load_model(MODEL)
+        view = regindex.AbiView(model, ABI, VERSION)
         table = strace_elf.native_table(STRACE)
         notes = consumer_notes.read(NOTES)
     except Error as e:
@@ -143,6 +175,7 @@ def main():
              for k in sorted(set(notes) - used)]
     tap.check(not stale, "no reason in spec/consumers/strace.txt is stale", stale[:40])
 
+    check_i386(model)
     tap.diag(f"strace {VERSION} on {ABI}: {len(numbers)} numbers probed, "
              f"{counts['strace']} (name, number) pairs printed by strace",
              f"agreed {counts['agreed']}, registry-only {counts['registry-only']}, "
