@@ -153,6 +153,35 @@ def bad_inputs(work):
               r.stderr.strip())
 
 
+def site_page(work):
+    """The site page from these results (generator/render_audit.py, as
+    render_site.py calls it): each known error in its consumer's section,
+    with both numbers and the reason."""
+    sys.path.insert(0, os.path.join(TOP, "generator"))
+    import render_audit
+    import render_site
+    import renderlib
+    env = renderlib.environment("site")
+    env.filters.update(rst=render_site.rst_text, title=render_site.rst_title, e=render_site.html_text)
+    pages = {}
+    render_audit.page(lambda t, rel, **kw: pages.update({rel: env.get_template(t).render(
+        banner="test", **kw)}), work)
+    text = pages.get(render_audit.PAGE, "")
+    sections = dict(re.findall(r"^(\S[^\n]*)\n-+\n(.*?)(?=^\S[^\n]*\n-+\n|\Z)", text, re.M | re.S))
+    for title, abi, name, theirs, right, reason in (
+            ("strace", "x86_64", "USBDEVFS_SUBMITURB32", "0x802a550a", "0x802c550a", "a different size"),
+            ("Rust", "powerpc", "FS_IOC_SETVERSION", "0x80087602", "0x80047602",
+             "a 64-bit value on a 32-bit ABI"),
+            ("syzkaller", "i386", "FBIO_CURSOR", "0xc0684608", "0xc0484608",
+             "a 64-bit value on a 32-bit ABI"),
+            ("syzkaller", "armhf", "SNDRV_PCM_IOCTL_SYNC_PTR", "0xc0884123", "0xc0844123",
+             "the other time ABI")):
+        row = (f"<tr><td>{abi}</td><td><code>{name}</code><br><small>[^<]*</small></td>"
+               f"<td><code>{theirs}</code></td><td><code>{right}</code></td><td><b>{reason}</b>: ")
+        tap.check(re.search(row, sections.get(title, "")), f"site page, {title}: {name} on {abi}, "
+                  f"{theirs} against {right}, {reason!r}", sorted(sections))
+
+
 def help_text():
     r = subprocess.run([IOCTLGEN, "audit", "--help"], capture_output=True, text=True)
     tap.check(r.returncode == 0 and r.stdout.startswith("usage: ioctlgen audit ") and not r.stderr,
@@ -185,6 +214,7 @@ def main():
                          f"{len(a['different'])} {reasons or ''}, consumer lacks "
                          f"{len(a['consumer-lacks'])}, registry lacks {len(a['registry-lacks'])}")
         known_errors(results)
+        site_page(work)
         bad_inputs(work)
         help_text()
     tap.done()
