@@ -258,10 +258,11 @@ SITE_DEPS := $(wildcard generator/*.py) $(wildcard templates/site/*) \
 	$(shell find -L docs -type f ! -path 'docs/dev/*') \
 	$(shell find $(SPEC)/schema -name '*.json' | $(SPEC_NAME_OK))
 
-$(B)/site/.stamp: $(MODEL) $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp
+$(B)/site/.stamp: $(MODEL) $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp $(B)/layouts.json
 	$(quiet) SITE $(B)/site
 	$(Q)$(PYTHON) generator/render_site.py --model $(MODEL) --src $(B)/site-src \
-		--html $(B)/site --ioctlgen $(B)/ioctlgen --audit $(B)/audit $(if $(Q),>/dev/null)
+		--html $(B)/site --ioctlgen $(B)/ioctlgen --audit $(B)/audit \
+		--layouts $(B)/layouts.json $(if $(Q),>/dev/null)
 	$(Q)touch $@
 
 docs: $(B)/site/.stamp
@@ -277,6 +278,15 @@ $(B)/audit/.stamp: $(MODEL) $(B)/ioctlgen $(AUDIT_DEPS)
 	$(Q)touch $@
 
 audit: $(B)/audit/.stamp
+
+# The struct layout view (issue 36): the registry's structs and unions as
+# every ABI's compiler lays them out (tools/measure-layouts), on the ABIs
+# whose ARCH's headers are exported: x86's always, every ARCH's after
+# `make uapi` (make check); the page lists the others as not measured.
+$(B)/layouts.json: $(MODEL) tools/measure-layouts tools/ioctltools/layouts.py tools/ioctltools/cc.py \
+		$(B)/uapi/x86/.done $(wildcard $(B)/uapi/*/.done)
+	$(quiet) LAYOUTS $@
+	$(Q)tools/measure-layouts $(MODEL) $(B)/uapi $@
 
 serve: docs
 	@echo "Serving $(B)/site on http://127.0.0.1:$(PORT)/  (Ctrl-C stops)"

@@ -25,6 +25,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import renderlib  # noqa: E402
 import render_audit  # noqa: E402
+import render_layouts  # noqa: E402
 from escape import html_text, rst_text  # noqa: E402
 
 from docutils.nodes import make_id  # noqa: E402
@@ -629,13 +630,19 @@ class Writer:
                 os.rmdir(d)
 
 
-def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None):
-    model = renderlib.load_model(model_path)
-    site = Site(model)
+def site_environment():
+    """The templates of templates/site with the site's escaping filters."""
     env = renderlib.environment("site")
     env.filters["rst"] = rst_text
     env.filters["title"] = rst_title
     env.filters["e"] = html_text
+    return env
+
+
+def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None, layouts=None):
+    model = renderlib.load_model(model_path)
+    site = Site(model)
+    env = site_environment()
     source = os.path.relpath(os.path.abspath(model_path), TOP) if \
         os.path.abspath(model_path).startswith(TOP + os.sep) else model_path
     common = {"banner": BANNER.format(source=source), "abis": model["abis"],
@@ -684,6 +691,7 @@ def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None):
     variants, t64 = site.time64()
     page("time64.rst.j2", "time64.rst", variants=variants, rows=t64)
     render_audit.page(page, audit_dir)
+    render_layouts.page(page, layouts)
     page("decoder.rst.j2", "decoder.rst")
     history = site.history()
     for h in history:
@@ -798,9 +806,11 @@ def main():
     ap.add_argument("--ioctlgen", default=os.path.join(TOP, "build", "ioctlgen"),
                     help="ioctlgen binary whose --help goes into the CLI reference")
     ap.add_argument("--audit", help="the results of ioctlgen audit (build/audit, make audit)")
+    ap.add_argument("--layouts", help="the measured struct layouts (build/layouts.json, "
+                    "tools/measure-layouts)")
     a = ap.parse_args()
     t0 = time.monotonic()
-    site, w = render(a.model, a.src, a.docs, a.schema_dir, a.ioctlgen, a.audit)
+    site, w = render(a.model, a.src, a.docs, a.schema_dir, a.ioctlgen, a.audit, a.layouts)
     t1 = time.monotonic()
     if a.html:
         html_dir = os.path.abspath(a.html)
