@@ -43,6 +43,18 @@ def rst_title(s, ch):
     return f"{t}\n{ch * len(t)}"
 
 
+def by_number(abis):
+    """[{"hex", "abis": [names]}] of [{"abi", "hex"}]: each number once, with
+    the ABIs that have it, in the order of its first ABI."""
+    out, at = [], {}
+    for a in abis:
+        if a["hex"] not in at:
+            at[a["hex"]] = {"hex": a["hex"], "abis": []}
+            out.append(at[a["hex"]])
+        at[a["hex"]]["abis"].append(a["abi"])
+    return out
+
+
 def split_source(source):
     """'spec/x.yaml:12:5' -> ('spec/x.yaml', 12); no line -> 0."""
     parts = source.rsplit(":", 2)
@@ -296,6 +308,8 @@ class Site:
                               "conflict": col["conflict"], "abis": []}
                 groups.append(index[key])
             index[key]["abis"].append({"abi": col["abi"], "hex": col["hex"]})
+        for g in groups:
+            g["numbers"] = by_number(g["abis"])
         return groups
 
     def overlaps(self):
