@@ -27,7 +27,9 @@ static void check(struct registry *reg, bool sized)
 	link_abis(reg, sized);
 	check_variants(reg);
 	check_types(reg);
+	check_bounds(reg, sized);
 	check_namespace(reg);
+	check_uapi_paths(reg);
 	check_ranges(reg);
 	commands_spell(reg);
 	/* one index of the commands by name for the stages that look names up */
@@ -43,6 +45,8 @@ static void check(struct registry *reg, bool sized)
 	check_magic_table(reg);
 	if (sized)
 		collisions_find(reg);
+	if (reg->tree)
+		check_tree(reg);
 	reg->numbered = sized;
 	diags_sort(&reg->diags);
 }

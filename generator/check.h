@@ -5,13 +5,11 @@
 
 #include "registry.h"
 
-/* Cross-file rules and numbers (check.c).  Call after registry_load. */
+/* Cross-file rules and numbers (check.c).  Call after registry_load; with
+ * reg->tree set, also against that kernel tree's headers. */
 void registry_check(struct registry *reg);
 /* The rules that need no measured sizes, for the stages before sizes exist:
  * no numbers, no collisions, no missing-size errors. */
 void registry_check_unsized(struct registry *reg);
-/* After registry_check(): a new header's names against the macros and tags
- * of the kernel tree's uapi headers (check_namespace.c). */
-void registry_check_tree(struct registry *reg, const char *tree);
 
 #endif

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grammar.h"
 #include "rules.h"
 
 /* Macros the kernel's headers define to nothing, or to an attribute, in
@@ -58,7 +57,10 @@ struct owned {
 struct names {
 	struct owned *v;
 	size_t n, cap;
-	char **guards;		/* include-guard spellings of every header, sorted */
+	struct guard {
+		char *name;
+		const struct header *h;
+	} *guards;		/* include-guard spellings of every header, sorted */
 	size_t n_guards;
 };
 
@@ -67,9 +69,9 @@ static int owned_cmp(const void *a, const void *b)
 	return strcmp(((const struct owned *)a)->name, ((const struct owned *)b)->name);
 }
 
-static int str_cmp(const void *a, const void *b)
+static int guard_cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct guard *)a)->name, ((const struct guard *)b)->name);
 }
 
 static bool in_list(const char *name, const char *const *list, size_t n)
@@ -89,21 +91,42 @@ static void add(struct names *nm, const char *name, const struct header *h, stru
 	nm->v[nm->n++] = (struct owned){ name, h, m, kind };
 }
 
-/* The upper-case stem of a guard: LINUX_FS_H for linux/fs.h */
-static void add_stem(struct names *nm, const char *a, const char *b)
+/* prefix, then a and b in upper case with '_' for each other character:
+ * the stem of a guard (LINUX_FS_H for linux/fs.h) after prefix */
+static char *guard_text(const char *prefix, const char *a, const char *b)
+{
+	struct strbuf sb = { 0 };
+
+	sb_printf(&sb, "%s%s%s", prefix, a, b);
+	for (char *p = sb.buf + strlen(prefix); *p; p++)
+		*p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
+	return sb.buf;
+}
+
+static void add_stem(struct names *nm, const struct header *h, const char *a, const char *b)
 {
 	static const char *const prefixes[] = { "", "_", "__", "_UAPI_", "_UAPI__", "__UAPI_" };
 	const size_t np = sizeof(prefixes) / sizeof(*prefixes);
 
 	nm->guards = xrealloc(nm->guards, (nm->n_guards + np) * sizeof(*nm->guards));
-	for (size_t i = 0; i < np; i++) {
-		struct strbuf sb = { 0 };
+	for (size_t i = 0; i < np; i++)
+		nm->guards[nm->n_guards++] = (struct guard){ guard_text(prefixes[i], a, b), h };
+}
 
-		sb_printf(&sb, "%s%s%s", prefixes[i], a, b);
-		for (char *p = sb.buf + strlen(prefixes[i]); *p; p++)
-			*p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
-		nm->guards[nm->n_guards++] = sb.buf;
-	}
+/* The guard the renderer writes for a new header (render.py's
+ * include_guard()): _UAPI_LINUX_FS_H, _UAPI_ASM_X86_FOO_H for x86's asm/foo.h.
+ * free() it. */
+static char *new_guard(const struct header *h)
+{
+	char *arch, *g;
+
+	if (!h->arch)
+		return guard_text("_UAPI_", h->path, "");
+	arch = guard_text("", h->arch, "/");
+	g = strncmp(h->path, "asm/", 4) ? guard_text("_UAPI_", arch, h->path) :
+	    guard_text("_UAPI_ASM_", arch, h->path + 4);
+	free(arch);
+	return g;
 }
 
 /*
@@ -116,28 +139,60 @@ static void add_guards(struct names *nm, const struct header *h)
 	struct strbuf sb = { 0 };
 
 	if (!h->arch || strncmp(h->path, "asm/", 4)) {
-		add_stem(nm, h->path, "");
+		add_stem(nm, h, h->path, "");
 		return;
 	}
 	sb_printf(&sb, "asm_%s_", h->arch);
-	add_stem(nm, sb.buf, h->path + 4);
-	add_stem(nm, sb.buf + 4, h->path + 4);
-	add_stem(nm, h->path, "");
+	add_stem(nm, h, sb.buf, h->path + 4);
+	add_stem(nm, h, sb.buf + 4, h->path + 4);
+	add_stem(nm, h, h->path, "");
 	sb_release(&sb);
+}
+
+/* The first guard spelling called name of a header other than h, or NULL. */
+static const struct guard *guard_of_other(const struct names *nm, const char *name,
+					  const struct header *h)
+{
+	struct guard key = { (char *)name, NULL };
+	const struct guard *g = nm->n_guards ?
+		bsearch(&key, nm->guards, nm->n_guards, sizeof(*nm->guards), guard_cmp) : NULL;
+
+	if (!g)
+		return NULL;
+	while (g > nm->guards && !strcmp(g[-1].name, name))
+		g--;
+	for (; g < nm->guards + nm->n_guards && !strcmp(g->name, name); g++)
+		if (g->h != h)
+			return g;
+	return NULL;
+}
+
+/* A new header's guard, derived from its path, is no other header's:
+ * linux/a-b.h and linux/a_b.h both get _UAPI_LINUX_A_B_H, and whichever
+ * a file includes second comes out empty. */
+static void check_new_guard(struct registry *reg, const struct names *nm, const struct header *h)
+{
+	char *guard = new_guard(h);
+	const struct guard *o = guard_of_other(nm, guard, h);
+
+	if (o)
+		ERR(reg, h->path_mark, "namespace",
+		    "header '%s' gets the include guard %s, a spelling of the guard of %s%s%s (%s:%u:%u): where both are included, the second comes out empty; choose another file name",
+		    h->path, guard, o->h->path, o->h->arch ? " of arch " : "",
+		    o->h->arch ? o->h->arch : "", o->h->path_mark.file, o->h->path_mark.line,
+		    o->h->path_mark.col);
+	free(guard);
 }
 
 /* Why name is reserved, or NULL. */
 static const char *reserved(const struct names *nm, const char *name)
 {
-	char *const *g;
-
 	if (in_list(name, empty_macros, sizeof(empty_macros) / sizeof(*empty_macros)))
 		return "a macro the kernel's headers expand to nothing or to an attribute";
 	if (!strncmp(name, "_IOC_", 5) ||
 	    in_list(name, ioctl_macros, sizeof(ioctl_macros) / sizeof(*ioctl_macros)))
 		return "a name <asm/ioctl.h> owns";
-	g = nm->n_guards ? bsearch(&name, nm->guards, nm->n_guards, sizeof(*nm->guards), str_cmp) : NULL;
-	if (g)
+	if (guard_of_other(nm, name, NULL))
 		return "the spelling of a header's include guard";
 	return NULL;
 }
@@ -224,7 +279,7 @@ void check_namespace(struct registry *reg)
 	if (nm.n)
 		qsort(nm.v, nm.n, sizeof(*nm.v), owned_cmp);
 	if (nm.n_guards)
-		qsort(nm.guards, nm.n_guards, sizeof(*nm.guards), str_cmp);
+		qsort(nm.guards, nm.n_guards, sizeof(*nm.guards), guard_cmp);
 	for (size_t i = 0; i < nm.n; i++)
 		check_macro(reg, &nm, &nm.v[i]);
 	for (size_t k = 0; k < reg->n_headers; k++) {
@@ -238,8 +293,11 @@ void check_namespace(struct registry *reg)
 				check_plain_name(reg, &nm, "member", t->members[j].name, t->members[j].mark);
 		}
 	}
+	for (size_t k = 0; k < reg->n_headers; k++)
+		if (reg->headers[k].is_new && reg->headers[k].path)
+			check_new_guard(reg, &nm, &reg->headers[k]);
 	for (size_t i = 0; i < nm.n_guards; i++)
-		free(nm.guards[i]);
+		free(nm.guards[i].name);
 	free(nm.guards);
 	free(nm.v);
 }
@@ -375,60 +433,24 @@ struct tree_bound {
 	struct registry *reg;
 	const struct tree_names *t;
 	const struct command *c;
-	const char *field;
-	struct mark at;
 };
 
-static void tree_bound_name(void *ctx, const char *name, size_t n, size_t at)
+/* An imported header's C texts: each name used as a constant (FSLABEL_MAX
+ * in char[FSLABEL_MAX]) is a macro some uapi header of the tree defines,
+ * not a run-time variable (check_bounds.c holds a new header's). */
+static void tree_bound_name(void *ctx, const struct c_text *f, const char *name, size_t n)
 {
 	struct tree_bound *b = ctx;
 	char buf[256];
 
-	(void)at;
 	if (n >= sizeof(buf) || registry_constant(b->reg, name, n))
 		return;
 	memcpy(buf, name, n);
 	buf[n] = '\0';
 	if (!tree_owner(b->t, buf, false, NULL))
-		CMD_ERR(b->reg, b->c, b->at, "reference",
+		CMD_ERR(b->reg, b->c, f->at, "reference",
 		    "%s: '%s' in %s is no constant of the registry, nor a macro of the tree's uapi headers: an array bound or size is an integer constant or a defined one",
-		    b->c->name, buf, b->field);
-}
-
-/* An imported header's C texts: each name used as a constant (FSLABEL_MAX
- * in char[FSLABEL_MAX]) is a macro some uapi header of the tree defines,
- * not a run-time variable (check_types.c holds a new header's). */
-static void check_tree_bounds(struct registry *reg, const struct tree_names *t,
-			      const struct header *h)
-{
-	char buf[160];
-
-	for (size_t i = 0; i < h->n_commands; i++) {
-		const struct command *c = &h->commands[i];
-		const struct legacy *lg = c->legacy;
-		struct {
-			const char *field, *text;
-			enum grammar g;
-			struct mark at;
-		} f[] = {
-			{ "type", c->type, G_C_TYPE, c->type_mark },
-			{ "size-unit", c->size_unit, G_C_TYPE, c->type_mark },
-			{ "passes", c->passes, G_C_TYPE, c->mark },
-			{ "legacy.passes", lg ? lg->passes : NULL, G_C_TYPE, lg ? lg->mark : c->mark },
-			{ "legacy.spell-as", lg && strcmp(lg->spell_as, "bad") ? lg->spell_as : NULL,
-			  G_C_TYPE, lg ? lg->spell_mark : c->mark },
-			{ "legacy.written", lg ? lg->written : NULL, G_C_SIZE,
-			  lg ? lg->written_mark : c->mark },
-		};
-
-		for (size_t k = 0; k < sizeof(f) / sizeof(*f); k++) {
-			struct tree_bound b = { reg, t, c, f[k].field, f[k].at };
-			size_t at;
-
-			if (f[k].text && !grammar_check(f[k].g, f[k].text, &at, buf, sizeof(buf)))
-				grammar_constants(f[k].g, f[k].text, tree_bound_name, &b);
-		}
-	}
+		    b->c->name, buf, f->field);
 }
 
 static void check_tree_name(struct registry *reg, const struct tree_names *t,
@@ -449,8 +471,10 @@ static const char *tree_defines(const void *ctx, const char *name)
 	return o ? o->header : NULL;
 }
 
-void registry_check_tree(struct registry *reg, const char *tree)
+void check_tree(struct registry *reg)
 {
+	const char *tree = reg->tree;
+	char *guard;
 	struct tree_names t = { 0 };
 	glob_t arches;
 
@@ -467,10 +491,16 @@ void registry_check_tree(struct registry *reg, const char *tree)
 
 		/* only a new header's names are the registry's to choose: the
 		 * others are the tree's own, in the very file the tree has */
-		if (!h->is_new)
-			check_tree_bounds(reg, &t, h);
+		for (size_t i = 0; !h->is_new && i < h->n_commands; i++) {
+			struct tree_bound b = { reg, &t, &h->commands[i] };
+
+			for_each_c_constant(&h->commands[i], tree_bound_name, &b);
+		}
 		if (!h->is_new || !h->path)
 			continue;
+		guard = new_guard(h);
+		check_tree_name(reg, &t, h, "the header's include guard", guard, h->path_mark, false);
+		free(guard);
 		for (size_t i = 0; i < h->n_commands; i++)
 			check_tree_name(reg, &t, h, "command", h->commands[i].name, h->commands[i].mark, false);
 		for (size_t i = 0; i < h->n_constants; i++)
@@ -492,5 +522,4 @@ void registry_check_tree(struct registry *reg, const char *tree)
 		free(t.v[i].header);
 	}
 	free(t.v);
-	diags_sort(&reg->diags);
 }

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "grammar.h"
 #include "rules.h"
 
 struct fixed {
@@ -243,80 +242,6 @@ static bool whole(const struct ctype_def *t)
 	return true;
 }
 
-bool registry_constant(const struct registry *reg, const char *name, size_t n)
-{
-	for (size_t k = 0; k < reg->n_headers; k++) {
-		const struct header *h = &reg->headers[k];
-
-		for (size_t i = 0; i < h->n_constants; i++)
-			if (strlen(h->constants[i].name) == n && !memcmp(h->constants[i].name, name, n))
-				return true;
-		for (size_t i = 0; i < h->n_types; i++)
-			for (size_t j = 0; j < h->types[i].n_values; j++)
-				if (strlen(h->types[i].values[j].name) == n &&
-				    !memcmp(h->types[i].values[j].name, name, n))
-					return true;
-	}
-	return false;
-}
-
-struct bound_ctx {
-	struct registry *reg;
-	const struct command *c;
-	const char *field;
-	struct mark at;
-};
-
-static void bound_name(void *ctx, const char *name, size_t n, size_t at)
-{
-	struct bound_ctx *b = ctx;
-
-	(void)at;
-	if (!registry_constant(b->reg, name, n))
-		CMD_ERR(b->reg, b->c, b->at, "reference",
-		    "%s: '%.*s' in %s is no constant of the registry: a new header's array bounds and sizes are integer constants or names its spec defines (constants:)",
-		    b->c->name, (int)n, name, b->field);
-}
-
-/*
- * The names a new header's C texts use as constants: the registry writes
- * that header, so nothing else can define them (a run-time variable, a
- * macro of some other header).  A header the kernel has defines its own
- * (FSLABEL_MAX), and its sizes are measured against it; the grammar keeps
- * the compiler's reserved names (__LINE__, __COUNTER__) out of both.
- */
-static void check_new_bounds(struct registry *reg, const struct header *h)
-{
-	char buf[160];
-
-	for (size_t i = 0; i < h->n_commands; i++) {
-		const struct command *c = &h->commands[i];
-		const struct legacy *lg = c->legacy;
-		struct {
-			const char *field, *text;
-			enum grammar g;
-			struct mark at;
-		} t[] = {
-			{ "type", c->type, G_C_TYPE, c->type_mark },
-			{ "size-unit", c->size_unit, G_C_TYPE, c->type_mark },
-			{ "passes", c->passes, G_C_TYPE, c->mark },
-			{ "legacy.passes", lg ? lg->passes : NULL, G_C_TYPE, lg ? lg->mark : c->mark },
-			{ "legacy.spell-as", lg && strcmp(lg->spell_as, "bad") ? lg->spell_as : NULL,
-			  G_C_TYPE, lg ? lg->spell_mark : c->mark },
-			{ "legacy.written", lg ? lg->written : NULL, G_C_SIZE,
-			  lg ? lg->written_mark : c->mark },
-		};
-
-		for (size_t k = 0; k < sizeof(t) / sizeof(*t); k++) {
-			struct bound_ctx b = { reg, c, t[k].field, t[k].at };
-			size_t at;
-
-			if (t[k].text && !grammar_check(t[k].g, t[k].text, &at, buf, sizeof(buf)))
-				grammar_constants(t[k].g, t[k].text, bound_name, &b);
-		}
-	}
-}
-
 void check_types(struct registry *reg)
 {
 	for (size_t k = 0; k < reg->n_headers; k++) {
@@ -334,8 +259,6 @@ void check_types(struct registry *reg)
 						    t->mark.file, t->mark.line, t->mark.col);
 			t->broken = !resolve_members(reg, h, i);
 		}
-		if (h->is_new)
-			check_new_bounds(reg, h);
 		/* constants and enum values are macros beside the commands */
 		for (size_t i = 0; i < h->n_commands; i++) {
 			const struct command *c = &h->commands[i];

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grammar.h"
 #include "parse.h"
 #include "registry.h"
 
@@ -151,4 +152,61 @@ size_t command_measure(const struct command *c, const char *types[MEASURE_MAX])
 			n = add_type(types, n, c->legacy->passes);
 	}
 	return n;
+}
+
+/* The C texts of command c that can use a constant, each with its field,
+ * grammar and place. */
+void for_each_c_text(const struct command *c, void (*fn)(void *ctx, const struct c_text *t),
+		     void *ctx)
+{
+	const struct legacy *lg = c->legacy;
+	const struct c_text t[] = {
+		{ "type", c->type, G_C_TYPE, c->type_mark },
+		{ "size-unit", c->size_unit, G_C_TYPE, c->type_mark },
+		{ "passes", c->passes, G_C_TYPE, c->type_mark },
+		{ "legacy.passes", lg ? lg->passes : NULL, G_C_TYPE, lg ? lg->mark : c->mark },
+		{ "legacy.spell-as", lg && strcmp(lg->spell_as, "bad") ? lg->spell_as : NULL,
+		  G_C_TYPE, lg ? lg->spell_mark : c->mark },
+		{ "legacy.written", lg ? lg->written : NULL, G_C_SIZE,
+		  lg ? lg->written_mark : c->mark },
+	};
+
+	for (size_t k = 0; k < sizeof(t) / sizeof(*t); k++)
+		if (t[k].text)
+			fn(ctx, &t[k]);
+}
+
+struct constants_walk {
+	const struct c_text *t;
+	void (*fn)(void *ctx, const struct c_text *t, const char *name, size_t len);
+	void *ctx;
+};
+
+static void constant_found(void *ctx, const char *name, size_t len, size_t at)
+{
+	struct constants_walk *w = ctx;
+
+	(void)at;
+	w->fn(w->ctx, w->t, name, len);
+}
+
+static void text_constants(void *ctx, const struct c_text *t)
+{
+	struct constants_walk *w = ctx;
+	char buf[160];
+	size_t at;
+
+	w->t = t;
+	/* a text that breaks its grammar is the grammar check's to report */
+	if (!grammar_check(t->g, t->text, &at, buf, sizeof(buf)))
+		grammar_constants(t->g, t->text, constant_found, w);
+}
+
+void for_each_c_constant(const struct command *c,
+			 void (*fn)(void *ctx, const struct c_text *t, const char *name, size_t len),
+			 void *ctx)
+{
+	struct constants_walk w = { NULL, fn, ctx };
+
+	for_each_c_text(c, text_constants, &w);
 }

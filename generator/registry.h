@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "grammar.h"
 #include "layout.h"
 #include "util.h"
 
@@ -326,6 +327,7 @@ struct ctype_def {
 
 struct header {
 	const char *path, *spec, *doc;
+	struct mark path_mark;	/* of its header: value */
 	bool is_new;		/* the tree has no such header: the registry renders it all */
 	struct cconstant *constants;
 	size_t n_constants;
@@ -420,6 +422,9 @@ struct registry {
 	size_t n_lint, lint_cap;
 	size_t lint_count[LINT_CLASSES];
 	const char *lint_tree;	/* the kernel tree the lint looked at, or NULL */
+	/* The kernel tree (--tree) the check holds the registry against, or
+	 * NULL: set it between registry_load() and registry_check(). */
+	const char *tree;
 	bool linted;
 	bool numbered;		/* registry_check() computed numbers and collisions */
 	/* The commands whose number changes between known versions on some
@@ -479,6 +484,23 @@ extern const char *const measure_base[MEASURE_BASE_TYPES];
  * that is not reserved; never void, each once.  Returns their count. */
 #define MEASURE_MAX 3
 size_t command_measure(const struct command *c, const char *types[MEASURE_MAX]);
+
+/* A C text of a command: type, size-unit, passes, legacy.passes,
+ * legacy.spell-as (not bad) or legacy.written, with its grammar and
+ * where it stands. */
+struct c_text {
+	const char *field, *text;
+	enum grammar g;
+	struct mark at;
+};
+/* Call fn for each C text command c has. */
+void for_each_c_text(const struct command *c, void (*fn)(void *ctx, const struct c_text *t),
+		     void *ctx);
+/* Call fn for each name c's C texts use as a constant (an array bound, an
+ * operand; not a type in sizeof()): the texts that follow their grammar. */
+void for_each_c_constant(const struct command *c,
+			 void (*fn)(void *ctx, const struct c_text *t, const char *name, size_t len),
+			 void *ctx);
 
 /*
  * Every command of the registry in spec order: headers by path, then their

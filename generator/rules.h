@@ -28,6 +28,9 @@ void check_ranges(struct registry *reg);
 void check_magic_table(struct registry *reg);
 /* check_types.c: the members' types of the header specs' types, and their lints */
 void check_types(struct registry *reg);
+/* check_bounds.c: the names C texts use as constants (array bounds, sizes)
+ * are constants (sized: the measured sizes are there to ask) */
+void check_bounds(struct registry *reg, bool sized);
 /* A constant or enum value of any header spec called name[0..n). */
 bool registry_constant(const struct registry *reg, const char *name, size_t n);
 /* check_namespace.c: one C namespace: no name another header, <asm/ioctl.h>,
@@ -38,6 +41,11 @@ void check_namespace(struct registry *reg);
  * name, or NULL) */
 void check_new_marks(struct registry *reg, const char *tree,
 		     const char *(*defined)(const void *ctx, const char *name), const void *ctx);
+/* ... and, with reg->tree, a new header's names against the tree's uapi
+ * headers' macros and tags, an imported header's bounds against its macros */
+void check_tree(struct registry *reg);
+/* check_paths.c: every header under a directory the kernel installs as UAPI */
+void check_uapi_paths(struct registry *reg);
 /* check_numbers.c: every command's numbers in every known version it
  * exists in, and the numbers that change between versions */
 void number_versions(struct registry *reg, const struct command **byname, size_t n);

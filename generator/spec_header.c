@@ -414,46 +414,6 @@ static void load_stub_includes(struct loader *L, struct header *h, const struct 
 	}
 }
 
-/*
- * The directories of the kernel's include/uapi (6.1 and 6.12): the only
- * places headers_install puts a header, so a header anywhere else (sys/,
- * a bare stdio.h) would land beside, or over, the C library's.  An arch's
- * include/uapi holds asm/ alone; asm/ without an arch is the header every
- * arch installs under that name (asm/ioctls.h).
- */
-static const char *const uapi_dirs[] = {
-	"asm-generic", "drm", "linux", "misc", "mtd", "rdma", "regulator", "scsi", "sound",
-	"video", "xen",
-};
-
-static bool uapi_namespace(struct loader *L, const struct header *h, struct mark hm)
-{
-	const char *slash = strchr(h->path, '/');
-	size_t n = slash ? (size_t)(slash - h->path) : 0;
-	struct strbuf known = { 0 };
-
-	if (h->arch) {
-		if (n == 3 && !strncmp(h->path, "asm", 3))
-			return true;
-		LOAD_ERR(L, hm, "uapi-namespace",
-		    "header '%s' of arch %s: an arch's UAPI headers are asm/*.h, nothing else",
-		    h->path, h->arch);
-		return false;
-	}
-	if (n == 3 && !strncmp(h->path, "asm", 3))
-		return true;
-	for (size_t i = 0; i < sizeof(uapi_dirs) / sizeof(*uapi_dirs); i++)
-		if (n == strlen(uapi_dirs[i]) && !strncmp(h->path, uapi_dirs[i], n))
-			return true;
-	for (size_t i = 0; i < sizeof(uapi_dirs) / sizeof(*uapi_dirs); i++)
-		sb_printf(&known, "%s%s/", i ? ", " : "", uapi_dirs[i]);
-	LOAD_ERR(L, hm, "uapi-namespace",
-	    "header '%s' is outside the kernel's UAPI namespaces (%s; asm/): installed, it would stand beside the C library's headers",
-	    h->path, known.buf);
-	sb_release(&known);
-	return false;
-}
-
 void load_header(struct loader *L, const struct ynode *root, const char *rel,
 			const char *file)
 {
@@ -476,6 +436,7 @@ void load_header(struct loader *L, const struct ynode *root, const char *rel,
 	h->mark = root->mark;
 	h->spec = file;
 	h->path = get_str(L, root, "header", &hm);
+	h->path_mark = hm;	/* check_paths.c: where it is installed */
 	h->doc = get_str(L, root, "doc", NULL);
 	h->includes = get_strlist(L, root, "includes", &h->n_includes, NULL);
 	h->header_test = true;
@@ -497,8 +458,6 @@ void load_header(struct loader *L, const struct ynode *root, const char *rel,
 		LOAD_ERR(L, hm, "type", "header '%s' must be a path ending in .h", h->path);
 		return;
 	}
-	if (!uapi_namespace(L, h, hm))
-		return;
 	expect = h->arch ? arena_printf(L->a, "headers/arch/%s/%.*s.yaml", h->arch,
 					(int)(strlen(h->path) - 2), h->path) :
 			   arena_printf(L->a, "headers/%.*s.yaml", (int)(strlen(h->path) - 2), h->path);

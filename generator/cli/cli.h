@@ -90,11 +90,12 @@ int report_load(struct registry *reg, const char *dir, const char *tree, const s
 void report_release(struct report *r);
 
 /*
- * Load and check a registry a command only reads (decode, encode, lint):
- * errors are printed, warnings stay quiet.  Returns 0 or EXIT_DATA; the
+ * Load and check a registry a command only reads (decode, encode, lint),
+ * against the kernel tree tree (or none: NULL): errors are printed,
+ * warnings stay quiet.  Returns 0 or EXIT_DATA; the
  * caller releases reg either way.
  */
-int load_quiet(struct registry *reg, const char *dir);
+int load_quiet(struct registry *reg, const char *dir, const char *tree);
 
 /* Write the model of reg to path, or to stdout for "-"; never half a file.
  * Returns 0, or EXIT_DATA after saying why. */

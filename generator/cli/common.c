@@ -30,9 +30,10 @@ int spec_operand(const char *cmd, int argc, char **argv, const char **spec)
 	return 0;
 }
 
-int load_quiet(struct registry *reg, const char *dir)
+int load_quiet(struct registry *reg, const char *dir, const char *tree)
 {
 	registry_load(reg, dir);
+	reg->tree = tree;
 	registry_check(reg);
 	if (!reg->diags.errors)
 		return 0;

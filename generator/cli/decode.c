@@ -281,7 +281,7 @@ int cmd_decode(int argc, char **argv)
 	if (!parse_cli_number(argv[optind], &number) || number > UINT32_MAX)
 		return usage_error("decode", "'%s' is not a 32-bit number (write 0x80081272 or 2148012658; a leading 0 is octal, as in C)",
 				   argv[optind]);
-	if (load_quiet(&reg, spec)) {
+	if (load_quiet(&reg, spec, NULL)) {
 		registry_release(&reg);
 		return EXIT_DATA;
 	}

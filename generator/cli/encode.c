@@ -51,7 +51,7 @@ int cmd_encode(int argc, char **argv)
 	if (!parse_cli_uint(argv[optind + 3], &size))
 		return usage_error("encode", "SIZE '%s' must be a number", argv[optind + 3]);
 
-	if (load_quiet(&reg, spec)) {
+	if (load_quiet(&reg, spec, NULL)) {
 		registry_release(&reg);
 		return EXIT_DATA;
 	}

@@ -42,7 +42,7 @@ int cmd_lint(int argc, char **argv)
 		if (k == LINT_CLASSES)
 			return usage_error("lint", "unknown class '%s'", only);
 	}
-	rc = load_quiet(&reg, spec);
+	rc = load_quiet(&reg, spec, tree);
 	if (!rc) {
 		registry_lint(&reg, tree);
 		for (int k = 0; k < LINT_CLASSES; k++) {

@@ -164,9 +164,8 @@ static void print_summary(const struct registry *reg, const struct report *r)
 int report_load(struct registry *reg, const char *dir, const char *tree, const struct report *r)
 {
 	registry_load(reg, dir);
+	reg->tree = tree;
 	registry_check(reg);
-	if (tree)
-		registry_check_tree(reg, tree);
 	/* --werror makes every warning an error: all of them in full */
 	if (!r->summary || r->werror)
 		return report_diags(reg, r->werror, r->show_accepted);
