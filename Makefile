@@ -258,10 +258,15 @@ SITE_DEPS := $(wildcard generator/*.py) $(wildcard templates/site/*) \
 	$(shell find -L docs -type f ! -path 'docs/dev/*') \
 	$(shell find $(SPEC)/schema -name '*.json' | $(SPEC_NAME_OK))
 
-$(B)/site/.stamp: $(MODEL) $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp
+# The free codes page: ioctlgen's answer, as `ioctlgen free --json` gives it.
+$(B)/free.json: $(MODEL)
+	$(quiet) FREE $@
+	$(Q)$(B)/ioctlgen free --json --spec $(SPEC) >$@.tmp && mv $@.tmp $@
+
+$(B)/site/.stamp: $(MODEL) $(B)/free.json $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp
 	$(quiet) SITE $(B)/site
 	$(Q)$(PYTHON) generator/render_site.py --model $(MODEL) --src $(B)/site-src \
-		--html $(B)/site --ioctlgen $(B)/ioctlgen --audit $(B)/audit $(if $(Q),>/dev/null)
+		--html $(B)/site --ioctlgen $(B)/ioctlgen --audit $(B)/audit --free $(B)/free.json $(if $(Q),>/dev/null)
 	$(Q)touch $@
 
 docs: $(B)/site/.stamp

@@ -25,6 +25,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import renderlib  # noqa: E402
 import render_audit  # noqa: E402
+import site_free  # noqa: E402
 from escape import html_text, rst_text  # noqa: E402
 
 from docutils.nodes import make_id  # noqa: E402
@@ -629,7 +630,7 @@ class Writer:
                 os.rmdir(d)
 
 
-def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None):
+def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None, free=None):
     model = renderlib.load_model(model_path)
     site = Site(model)
     env = renderlib.environment("site")
@@ -685,6 +686,8 @@ def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None):
     page("time64.rst.j2", "time64.rst", variants=variants, rows=t64)
     render_audit.page(page, audit_dir)
     page("decoder.rst.j2", "decoder.rst")
+    page("free.rst.j2", "free.rst",
+         free=site_free.free_view(free, {v["code"] for v in site.codes}))
     history = site.history()
     for h in history:
         page("history.rst.j2", h["doc"] + ".rst", h=h)
@@ -798,9 +801,10 @@ def main():
     ap.add_argument("--ioctlgen", default=os.path.join(TOP, "build", "ioctlgen"),
                     help="ioctlgen binary whose --help goes into the CLI reference")
     ap.add_argument("--audit", help="the results of ioctlgen audit (build/audit, make audit)")
+    ap.add_argument("--free", help="`ioctlgen free --json` of the model's spec, for the free codes page")
     a = ap.parse_args()
     t0 = time.monotonic()
-    site, w = render(a.model, a.src, a.docs, a.schema_dir, a.ioctlgen, a.audit)
+    site, w = render(a.model, a.src, a.docs, a.schema_dir, a.ioctlgen, a.audit, a.free)
     t1 = time.monotonic()
     if a.html:
         html_dir = os.path.abspath(a.html)

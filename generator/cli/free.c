@@ -221,8 +221,8 @@ static void list_text(const struct free_map *m, const struct options *o)
 		codes += any;
 		empty += any && !m->rows[code] && !m->n_used[code];
 	}
-	printf("# %u codes with room (%u of them without a row or command)%s\n", codes, empty,
-	       o->min > 1 ? ", ranges of at least --min nrs" : "");
+	printf("# %u code%s with room (%u of them without a row or command)%s\n", codes,
+	       codes == 1 ? "" : "s", empty, o->min > 1 ? ", ranges of at least --min nrs" : "");
 }
 
 static void list_json(const struct free_map *m, const struct options *o)
