@@ -356,6 +356,10 @@ static void describe_size(const struct registry *reg, const struct free_query *q
 		sb_printf(sb, "size %u", q->size);
 		return;
 	}
+	if (!q->ctype) {
+		sb_puts(sb, "size not given: same-number clashes are not told apart (give SIZE)");
+		return;
+	}
 	for (size_t k = 0; k < reg->n_abis; k++)
 		unknown += !free_query_size(reg, q, k, &size);
 	sb_printf(sb, "sizeof(%s)", q->ctype);
@@ -374,8 +378,8 @@ static int check_query(const struct registry *reg, const struct free_query *q, c
 
 	describe_size(reg, q, &size);
 	if (!json) {
-		printf("proposed %s: %s code 0x%02x %s nr %u (0x%02x) %s\n", text, dir_names[q->dir],
-		       q->code, code_char(q->code, buf), q->nr, q->nr, size.buf);
+		printf("proposed %s: %s code 0x%02x%s%s nr %u (0x%02x) %s\n", text, dir_names[q->dir],
+		       q->code, *code_char(q->code, buf) ? " " : "", buf, q->nr, q->nr, size.buf);
 		print_rows(reg, q, NULL);
 		cmds = print_clashes(reg, v, n, NULL);
 		if (cmds)
