@@ -458,7 +458,8 @@
 			return [{ at: at, n: m[3] ? parseInt(m[3], 16) : iocNumber(m[4], m[5], m[6], m[7], L),
 				  text: m[3] || '_IOC(...)' }];
 		}
-		if (!/ioctl/i.test(line))
+		/* strace named the request, cut the call, or resumes it: no number */
+		if (!/ioctl/i.test(line) || /(^|[^A-Za-z0-9_])ioctl\(|<\.\.\. ioctl resumed>/.test(line))
 			return out;
 		HEX.lastIndex = 0;
 		while ((m = HEX.exec(line)))

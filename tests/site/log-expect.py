@@ -98,7 +98,8 @@ if shared:
 unknown = next(x for x in range(0xc010e17b, 0xc010ffff) if x not in carriers and usable(x))
 add(f"ioctl(7, {unknown:#x}, 0x7ffe87c9a000) = -1 ENOTTY (Inappropriate ioctl for device)", unknown)
 add(f'write(1, "{single["numbers"][abi]["number"]:#x}", 10) = 10', None)
-add("[pid  4242] <... ioctl resumed>)      = 0", None)
+add(f"[pid  4242] <... ioctl resumed>, {plain['numbers'][abi]['number']:#x}) = 0", None)
+add(f"ioctl(8, TCGETS, {plain['numbers'][abi]['number']:#x}) = 0", None)
 # a command of one version only, in the other version
 if len(versions) > 1:
     young = pick(lambda c: c.get("versions") == versions[1:] and not c["numbers-by-version"]
