@@ -157,7 +157,8 @@ size_t free_clashes(const struct registry *reg, const struct free_query *q, stru
 			const struct number_entry *e = &t.v[i];
 			uint32_t number = entry_number(&t, e);
 			struct ioc_fields f, mine;
-			struct free_clash c = { e->cmd, k, number, e->versions, CLASH_CODE_NR };
+			struct free_clash c = { e->cmd, k, number, e->versions, CLASH_CODE_NR,
+						e->variable };
 
 			layout_decode(l, number, &f);
 			if (f.type != q->code || f.nr != q->nr)
@@ -166,9 +167,10 @@ size_t free_clashes(const struct registry *reg, const struct free_query *q, stru
 				      (e->variable && e->key == (want & ~t.size_field))))
 				c.kind = CLASH_NUMBER;
 			else if (!sized) {
+				/* a size-param family takes any size: the very number */
 				layout_decode(l, layout_encode(l, q->dir, q->code, q->nr, 0), &mine);
 				if (mine.dir == f.dir)
-					c.kind = CLASH_UNSIZED;
+					c.kind = e->variable ? CLASH_NUMBER : CLASH_UNSIZED;
 			}
 			add_clash(out, &n, &cap, &c);
 		}

@@ -75,6 +75,7 @@ struct free_clash {
 	uint32_t number;	/* the command's number there */
 	uint64_t versions;	/* the known versions it carries it in (0: none known) */
 	enum free_clash_kind kind;
+	bool variable;		/* the caller gives the size: number has size 0 */
 };
 
 /* Every command that carries q's code and nr on any ABI in any version,

@@ -323,10 +323,14 @@ static size_t print_clashes(const struct registry *reg, const struct free_clash 
 		version_list(reg, versions, &vers);
 		layout_decode(reg->abis[v[i].abi].layout, v[i].number, &f);
 		if (!j) {
-			printf("clash %s %s (%s) 0x%08x %s size %u on %s%s%s\n",
-			       free_clash_kind_names[v[i].kind], v[i].cmd->name, v[i].cmd->header->path,
-			       v[i].number, f.dir_name >= 0 ? dir_names[f.dir_name] : "?", f.size,
-			       abis.buf, vers.len ? " in " : "", vers.len ? vers.buf : "");
+			printf("clash %s %s (%s) 0x%08x %s size ", free_clash_kind_names[v[i].kind],
+			       v[i].cmd->name, v[i].cmd->header->path, v[i].number,
+			       f.dir_name >= 0 ? dir_names[f.dir_name] : "?");
+			if (v[i].variable)
+				fputs("any (the caller's)", stdout);
+			else
+				printf("%u", f.size);
+			printf(" on %s%s%s\n", abis.buf, vers.len ? " in " : "", vers.len ? vers.buf : "");
 		} else {
 			open_(j, NULL, '{');
 			kstr(j, "kind", free_clash_kind_names[v[i].kind]);
@@ -334,7 +338,7 @@ static size_t print_clashes(const struct registry *reg, const struct free_clash 
 			kstr(j, "header", v[i].cmd->header->path);
 			khex(j, "number", v[i].number);
 			kstr(j, "dir", f.dir_name >= 0 ? dir_names[f.dir_name] : NULL);
-			kuint(j, "size", f.size);
+			kuint_or_null(j, "size", !v[i].variable, f.size);
 			kstr(j, "abis", abis.buf);
 			kstr(j, "versions", vers.len ? vers.buf : NULL);
 			close_(j, '}');
