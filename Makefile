@@ -261,7 +261,7 @@ SITE_DEPS := $(wildcard generator/*.py) $(wildcard templates/site/*) \
 # The free codes page: ioctlgen's answer, as `ioctlgen free --json` gives it.
 $(B)/free.json: $(MODEL)
 	$(quiet) FREE $@
-	$(Q)$(B)/ioctlgen free --json --spec $(SPEC) >$@.tmp && mv $@.tmp $@
+	$(Q)$(B)/ioctlgen free --json --spec $(SPEC) >$@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
 $(B)/site/.stamp: $(MODEL) $(B)/free.json $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp
 	$(quiet) SITE $(B)/site
