@@ -416,7 +416,7 @@
 	 * same): strace's ioctl(FD, REQUEST, ...) with REQUEST a hex number or
 	 * _IOC(DIR, TYPE, NR, SIZE), after any prefix ([pid N], timestamps);
 	 * on other lines that say "ioctl", every 0x number of 1 to 8 digits. */
-	var STRACE = /(^|[^A-Za-z0-9_])ioctl\((-?\d+(?:<.*?>)?), (?:(0x[0-9a-fA-F]{1,8})(?![0-9A-Za-z_])|_IOC\(([^,()]+), ([^,()]+), ([^,()]+), ([^,()]+)\))( \/\*.*?\*\/)?/;
+	var STRACE = /(^|[^A-Za-z0-9_])ioctl\((-?\d+|0x[0-9a-fA-F]+)(?:<.*?>)?, (?:(0x[0-9a-fA-F]{1,8})(?![0-9A-Za-z_])|_IOC\(([^,()]+), ([^,()]+), ([^,()]+), ([^,()]+)\))( \/\*.*?\*\/)?/;
 	var HEX = /(^|[^0-9A-Za-z_])(0x[0-9a-fA-F]{1,8})(?![0-9A-Za-z_])/g;
 
 	function cnum(t)

@@ -78,7 +78,7 @@ if None in (single, ioc, plain, kernel):
     print(f"# no pasted-log test on this model: it lacks a command of each kind on {abi}")
     sys.exit(0)
 n = single["numbers"][abi]["number"]
-add(f"ioctl(3, {n:#x}, 0x7ffd9a8c0c70)    = -1 ENOTTY (Inappropriate ioctl for device)", n)
+add(f"ioctl(0x3, {n:#x}, 0x7ffd9a8c0c70)  = -1 ENOTTY (Inappropriate ioctl for device)", n)
 n = ioc["numbers"][abi]
 add(f"[pid  4242] 1796545383.634229 ioctl(4</dev/x, y>, _IOC({DIRS[ioc['dir']]}, "
     f"{ioc['magic']:#x}, {ioc['nr']:#x}, {n['size']:#x}), 0x7fff5fde0ef0) = 0", n["number"])
@@ -86,6 +86,8 @@ n = plain["numbers"][abi]["number"]
 add(f"ioctl(5, {n:#x} /* SOMETHING */, [0]) = 0", n)
 n = kernel["numbers"][abi]["number"]
 add(f"[   12.345678] frob 0000:00:02.0: unknown ioctl {n:#010x} (pid 77)", n)
+# pasted text stays text: the line must read back as written
+add(f"<img src=x onerror=alert(1)> <b>IOCTL</b> cmd={n:#x} &amp;", n)
 # two commands on one number: the first conflict of the model on the ABI
 shared = next((col for col in m["collisions"] if col["abi"] == abi and col["conflict"] and
                usable(int(col["number"], 16) if isinstance(col["number"], str) else col["number"])
