@@ -284,8 +284,13 @@ static void print_rows(const struct registry *reg, const struct free_query *q, s
 		if (r->code != q->code || q->nr < r->first || q->nr > r->last)
 			continue;
 		if (!j) {
-			printf("reserved %s:%u:%u: code %s seq %s %s\n", r->mark.file, r->mark.line,
-			       r->mark.col, r->code_text, r->seq, *hdr ? hdr : "(no header)");
+			struct strbuf life = { 0 };
+
+			lifetime_describe(reg, &r->life, &life);
+			printf("reserved %s:%u:%u: code %s seq %s %s%s%s%s\n", r->mark.file, r->mark.line,
+			       r->mark.col, r->code_text, r->seq, *hdr ? hdr : "(no header)",
+			       life.len ? " [" : "", life.len ? life.buf : "", life.len ? "]" : "");
+			sb_release(&life);
 			continue;
 		}
 		open_(j, NULL, '{');

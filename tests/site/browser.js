@@ -325,6 +325,16 @@ async function run(page, dataLoads) {
 
 	if (expect.log)
 		await pastedLog(page, expect);
+	if (expect.free)
+		await check(`free codes page: ${expect.free.whole} codes free whole and ` +
+			`${expect.free.partly} with free ranges, as ioctlgen free says`, async () => {
+			await page.goto(`${base}/free.html`);
+			const whole = await page.locator('p.ioc-free-whole code').count();
+			const partly = await page.locator('table.ioc-free tbody tr').count();
+			await page.screenshot({ path: path.join(shots, 'free.png'), fullPage: false });
+			return whole === expect.free.whole && partly === expect.free.partly ? null :
+				`${whole} whole, ${partly} in part`;
+		});
 	if (expect.history)
 		await history(page, expect.history);
 
