@@ -258,10 +258,15 @@ SITE_DEPS := $(wildcard generator/*.py) $(wildcard templates/site/*) \
 	$(shell find -L docs -type f ! -path 'docs/dev/*') \
 	$(shell find $(SPEC)/schema -name '*.json' | $(SPEC_NAME_OK))
 
-$(B)/site/.stamp: $(MODEL) $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp $(B)/layouts.json
+# The free codes page: ioctlgen's answer, as `ioctlgen free --json` gives it.
+$(B)/free.json: $(MODEL)
+	$(quiet) FREE $@
+	$(Q)$(B)/ioctlgen free --json --spec $(SPEC) >$@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+
+$(B)/site/.stamp: $(MODEL) $(B)/free.json $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp $(B)/layouts.json
 	$(quiet) SITE $(B)/site
 	$(Q)$(PYTHON) generator/render_site.py --model $(MODEL) --src $(B)/site-src \
-		--html $(B)/site --ioctlgen $(B)/ioctlgen --audit $(B)/audit \
+		--html $(B)/site --ioctlgen $(B)/ioctlgen --audit $(B)/audit --free $(B)/free.json \
 		--layouts $(B)/layouts.json $(if $(Q),>/dev/null)
 	$(Q)touch $@
 

@@ -25,6 +25,7 @@
  *   collisions.c       numbers that several commands share
  * After the check:
  *   lookup.c    numbers back to commands, per ABI
+ *   free.c      free magic codes and nrs, and what a proposed number clashes with
  *   lint.c      the lint: what the registry says about the kernel, by class
  *   json.c, model*.c  the versioned JSON model that every renderer reads
  */
@@ -33,6 +34,7 @@
 
 #include "check.h"
 #include "diag.h"
+#include "free.h"
 #include "layout.h"
 #include "lint.h"
 #include "load.h"

@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import renderlib  # noqa: E402
 import render_audit  # noqa: E402
 import render_layouts  # noqa: E402
+import site_free  # noqa: E402
 from escape import html_text, rst_text  # noqa: E402
 
 from docutils.nodes import make_id  # noqa: E402
@@ -653,7 +654,8 @@ def site_environment():
     return env
 
 
-def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None, layouts=None):
+def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None, layouts=None,
+           free=None):
     model = renderlib.load_model(model_path)
     site = Site(model)
     env = site_environment()
@@ -707,6 +709,8 @@ def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None, layouts=
     render_audit.page(page, audit_dir)
     render_layouts.page(page, layouts)
     page("decoder.rst.j2", "decoder.rst")
+    page("free.rst.j2", "free.rst",
+         free=site_free.free_view(free, {v["code"] for v in site.codes}))
     history = site.history()
     for h in history:
         page("history.rst.j2", h["doc"] + ".rst", h=h)
@@ -822,9 +826,11 @@ def main():
     ap.add_argument("--audit", help="the results of ioctlgen audit (build/audit, make audit)")
     ap.add_argument("--layouts", help="the measured struct layouts (build/layouts.json, "
                     "tools/measure-layouts)")
+    ap.add_argument("--free", help="`ioctlgen free --json` of the model's spec, for the free codes page")
     a = ap.parse_args()
     t0 = time.monotonic()
-    site, w = render(a.model, a.src, a.docs, a.schema_dir, a.ioctlgen, a.audit, a.layouts)
+    site, w = render(a.model, a.src, a.docs, a.schema_dir, a.ioctlgen, a.audit, a.layouts,
+                     a.free)
     t1 = time.monotonic()
     if a.html:
         html_dir = os.path.abspath(a.html)

@@ -215,15 +215,19 @@
 
 	/* Where command k exists among the known versions, in the words of
 	 * `ioctlgen decode`; '' for a command in every one. */
-	function lifeTag(k)
+	function lifeOf(k)
 	{
-		var V = D.versions || [], l, out = [];
-
 		if (!life) {
 			life = {};
 			(D.life || []).forEach(function (x) { life[x[0]] = x; });
 		}
-		l = life[k];
+		return life[k];
+	}
+
+	function lifeTag(k)
+	{
+		var V = D.versions || [], l = lifeOf(k), out = [];
+
 		if (!l)
 			return '';
 		if (l[2] < V.length)
@@ -393,6 +397,148 @@
 		}
 	}
 
+	/* ------------------------------------------------------------ logs */
+
+	/* Does command k carry n on ABI i in version v (-1: in any)?  A
+	 * family's members by its lifetime, the others by their numbers. */
+	function carries(k, n, i, v)
+	{
+		var c = D.commands[k], per = byVersion(k), l = lifeOf(k);
+
+		if (v < 0)
+			return true;
+		if (per && !(c[COUNT] > 1 || c[FREE]))
+			return !!per[v] && per[v][i] === n;
+		return !l || (v >= l[1] && v < l[2]);
+	}
+
+	/* The grammar of docs/dev/log-grammar.md (ioctlgen annotate reads the
+	 * same): strace's ioctl(FD, REQUEST, ...) with REQUEST a hex number or
+	 * _IOC(DIR, TYPE, NR, SIZE), after any prefix ([pid N], timestamps);
+	 * on other lines that say "ioctl", every 0x number of 1 to 8 digits. */
+	var STRACE = /(^|[^A-Za-z0-9_])ioctl\((-?\d+|0x[0-9a-fA-F]+)(?:<.*?>)?, (?:(0x[0-9a-fA-F]{1,8})(?![0-9A-Za-z_])|_IOC\(([^,()]+), ([^,()]+), ([^,()]+), ([^,()]+)\))( \/\*.*?\*\/)?/;
+	var HEX = /(^|[^0-9A-Za-z_])(0x[0-9a-fA-F]{1,8})(?![0-9A-Za-z_])/g;
+
+	function cnum(t)
+	{
+		return /^0x[0-9a-f]+$/i.test(t) ? parseInt(t, 16) : /^[0-9]+$/.test(t) ? parseInt(t, 10) : NaN;
+	}
+
+	/* _IOC(dir, type, nr, size) as layout L makes it; NaN when it cannot. */
+	function iocNumber(d, t, nr, size, L)
+	{
+		var dir = 0, v = [cnum(t), cnum(nr), cnum(size)];
+		var ok = d.split('|').every(function (w) {
+			w = w.trim();
+			if (w === '_IOC_NONE')
+				dir |= L.none;
+			else if (w === '_IOC_READ')
+				dir |= L.read;
+			else if (w === '_IOC_WRITE')
+				dir |= L.write;
+			else
+				return !isNaN(cnum(w)) && ((dir |= cnum(w)), true);
+			return true;
+		});
+
+		if (!ok || isNaN(v[0] + v[1] + v[2]) || v[0] >> L['type-bits'] || v[1] >> L['nr-bits'] ||
+		    v[2] >> L['size-bits'] || dir >> L['dir-bits'])
+			return NaN;
+		return ((dir << L['dir-shift']) | (v[2] << L['size-shift']) | (v[0] << L['type-shift']) |
+			(v[1] << L['nr-shift'])) >>> 0;
+	}
+
+	/* The request numbers of one line: [{at: end of the token, n}]. */
+	function lineNumbers(line, L)
+	{
+		var m = STRACE.exec(line), out = [], at;
+
+		if (m) {
+			at = m.index + m[0].length;
+			return [{ at: at, n: m[3] ? parseInt(m[3], 16) : iocNumber(m[4], m[5], m[6], m[7], L),
+				  text: m[3] || '_IOC(...)' }];
+		}
+		/* strace named the request, cut the call, or resumes it: no number */
+		if (!/ioctl/i.test(line) || /(^|[^A-Za-z0-9_])ioctl\(|<\.\.\. ioctl resumed>/.test(line))
+			return out;
+		HEX.lastIndex = 0;
+		while ((m = HEX.exec(line)))
+			out.push({ at: m.index + m[0].length, n: parseInt(m[2], 16), text: m[2] });
+		return out;
+	}
+
+	/* Commands with n's direction, code and nr but another size. */
+	function nearby(f, i)
+	{
+		var L = D.abis[i], out = [];
+
+		D.commands.forEach(function (c, k) {
+			var g = c[NUMS][i] === null ? null : fields(c[NUMS][i], L);
+
+			if (g && g.dir === f.dir && g.type === f.type && g.nr === f.nr)
+				out.push(k);
+		});
+		return out;
+	}
+
+	/* One number of a log line named: [inline comment, detail or ''] */
+	function nameNumber(x, i, v)
+	{
+		var L = D.abis[i], f = fields(x.n, L), ks, near;
+
+		if (isNaN(x.n))
+			return [' /* ? not a number on ' + esc(L.layout) + ' */', ''];
+		ks = matches(x.n, i, f).filter(function (k) { return carries(k, x.n, i, v); });
+		if (ks.length)	/* strace's _IOC(...) spelling: the number too */
+			return [' /* ' + (x.text[0] === '_' ? hex(x.n, 8) + ' = ' : '') + ks.map(function (k) {
+				return '<a class="ioc-cmd" href="' + esc(D.commands[k][HREF]) + '">' +
+					esc(D.commands[k][NAME]) + '</a>';
+			}).join(' or ') + ' */', ks.length > 1 ? '<code>' + hex(x.n, 8) + '</code>: ' +
+				cmdCell(ks, i, x.n).split('<br>').join(' <b>or</b> ') : ''];
+		near = nearby(f, i);
+		return [' /* ? ' + (near.length ? 'not ' + near.map(function (k) {
+			return esc(D.commands[k][NAME]) + ' (size ' + fields(D.commands[k][NUMS][i], L).size + ')';
+		}).join(', ') + ': size ' + f.size : 'no registered command') + ' */', ''];
+	}
+
+	function showLog(text, abi, version)
+	{
+		var i = Math.max(0, D.abis.findIndex(function (L) { return L.name === abi; }));
+		var v = (D.versions || []).indexOf(version), named = 0;
+		var html = text.replace(/\r/g, '').split('\n').map(function (line) {
+			var out = '', from = 0, notes = [];
+
+			lineNumbers(line, D.abis[i]).forEach(function (x) {
+				var w = nameNumber(x, i, v);
+
+				out += esc(line.slice(from, x.at)) + '<span class="ioc-logname">' + w[0] + '</span>';
+				from = x.at;
+				named++;
+				if (w[1])
+					notes.push('<div class="ioc-lognote">' + w[1] + '</div>');
+			});
+			return '<div class="ioc-logline">' + out + esc(line.slice(from)) + notes.join('') + '</div>';
+		});
+
+		document.getElementById('log-result').innerHTML = '<p class="ioc-summary">' + named +
+			' request number' + (named === 1 ? '' : 's') + ' on ' + esc(D.abis[i].name) +
+			(v >= 0 ? ' in ' + esc(version) : '') + '</p><pre class="ioc-log">' + html.join('') + '</pre>';
+	}
+
+	function initLog()
+	{
+		var form = document.getElementById('log-form');
+
+		if (!form)
+			return;
+		form.addEventListener('submit', function (e) {
+			e.preventDefault();
+			showLog(document.getElementById('log-input').value,
+				document.getElementById('log-abi').value,
+				document.getElementById('log-version').value);
+		});
+	}
+
 	/* For tests and the console: the fields and command names of n on an ABI. */
 	function lookup(n, abi)
 	{
@@ -411,8 +557,11 @@
 	}
 
 	window.ioctlDecoder = { parse: parse, lookup: lookup };
-	if (document.readyState === 'loading')
+	if (document.readyState === 'loading') {
 		document.addEventListener('DOMContentLoaded', init);
-	else
+		document.addEventListener('DOMContentLoaded', initLog);
+	} else {
 		init();
+		initLog();
+	}
 }());

@@ -18,6 +18,7 @@ int cmd_encode(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
+int cmd_free(int argc, char **argv);
 
 /* The long options every command takes: --spec DIR and --help. */
 enum { OPT_SPEC = 0x100, OPT_HELP };

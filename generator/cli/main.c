@@ -20,6 +20,9 @@ static const struct cmd {
 	{ "dump", cmd_dump, "dump [SPEC_DIR] [-o FILE|-]" },
 	{ "decode", cmd_decode, "decode [--spec SPEC_DIR] [--abi ABI] NUMBER" },
 	{ "encode", cmd_encode, "encode [--spec SPEC_DIR] {--abi ABI | --layout LAYOUT} DIR TYPE NR SIZE" },
+	{ "free", cmd_free,
+	  "free [--spec SPEC_DIR] [--json] {[--code CODE] [--min N] | "
+	  "--check \"_IOR('X', NR, TYPE)\" | --check DIR CODE NR [SIZE]}" },
 	{ "lint", cmd_lint, "lint [--tree KERNEL_TREE] [--class CLASS] [--summary] [SPEC_DIR]" },
 	{ "audit", cmd_audit, "audit [--model MODEL] [--version V] [--abi ABI] [--json OUT] [--summary] "
 	  "{strace-binary|strace-rows|syzkaller|go|rust} PATH..." },

@@ -85,6 +85,65 @@ async function decode(page, number, abi) {
 	return page.locator('#decode-result');
 }
 
+/* Paste text into the log form; per line of the result, the names it
+ * gave (null: no number read on the line) and the line's own text. */
+async function pasteLog(page, text, abi, version) {
+	await page.fill('#log-input', text);
+	await page.selectOption('#log-abi', abi);
+	await page.selectOption('#log-version', version || '');
+	await page.click('#log-button');
+	await page.waitForSelector('#log-result pre');
+	return page.$$eval('#log-result .ioc-logline', (ls) => ls.map((l) => {
+		const spans = l.querySelectorAll('.ioc-logname');
+		const bare = l.cloneNode(true);
+
+		bare.querySelectorAll('.ioc-logname, .ioc-lognote').forEach((x) => x.remove());
+		return {
+			names: spans.length ? [...l.querySelectorAll('.ioc-logname a.ioc-cmd')]
+				.map((a) => a.textContent).sort() : null,
+			text: bare.textContent,
+			notes: l.querySelectorAll('.ioc-lognote').length,
+		};
+	}));
+}
+
+/* tests/site/log-expect.py wrote the log and its names from the model. */
+async function pastedLog(page, expect) {
+	const L = expect.log;
+
+	await check(`decoder: a pasted log of ${L.lines.length} lines (strace -f, _IOC(...), -X verbose, ` +
+		`dmesg) names each number on ${L.abi} as the model does`, async () => {
+		await page.goto(`${base}/decoder.html`);
+		const got = await pasteLog(page, L.lines.map((l) => l.text).join('\n'), L.abi);
+		const bad = [];
+
+		if (got.length !== L.lines.length)
+			return `${got.length} lines shown for ${L.lines.length}`;
+		L.lines.forEach((l, i) => {
+			const g = got[i];
+			if (g.text !== l.text)
+				bad.push(`line ${i + 1} reads "${g.text}", not "${l.text}"`);
+			if (JSON.stringify(g.names) !== JSON.stringify(l.names))
+				bad.push(`line ${i + 1} "${l.text}": ${JSON.stringify(g.names)}, ` +
+					`the model says ${JSON.stringify(l.names)}`);
+			if (!!(l.names && l.names.length > 1) !== (g.notes > 0))
+				bad.push(`line ${i + 1}: ${g.notes} notes on how ${l.names} differ`);
+		});
+		await page.screenshot({ path: path.join(shots, 'decoder-log.png'), fullPage: false });
+		return bad.length ? bad.join('\n') : null;
+	});
+	if (expect.log_version)
+		await check(`decoder: a log in ${expect.log_version.version} does not name ` +
+			`${expect.log_version.all} (not in that version)`, async () => {
+			const V = expect.log_version;
+			const one = await pasteLog(page, V.text, L.abi, V.version);
+			const any = await pasteLog(page, V.text, L.abi, '');
+			return JSON.stringify(one[0].names) === JSON.stringify(V.names) &&
+				JSON.stringify(any[0].names) === JSON.stringify(V.all) ? null :
+				`${V.version}: ${JSON.stringify(one[0].names)}, any: ${JSON.stringify(any[0].names)}`;
+		});
+}
+
 async function run(page, dataLoads) {
 	const want = expect.command;	/* BLKGETSIZE64 */
 
@@ -264,6 +323,18 @@ async function run(page, dataLoads) {
 			return miss.length ? `row "${t}" lacks ${miss.join(', ')}` : null;
 		});
 
+	if (expect.log)
+		await pastedLog(page, expect);
+	if (expect.free)
+		await check(`free codes page: ${expect.free.whole} codes free whole and ` +
+			`${expect.free.partly} with free ranges, as ioctlgen free says`, async () => {
+			await page.goto(`${base}/free.html`);
+			const whole = await page.locator('p.ioc-free-whole code').count();
+			const partly = await page.locator('table.ioc-free tbody tr').count();
+			await page.screenshot({ path: path.join(shots, 'free.png'), fullPage: false });
+			return whole === expect.free.whole && partly === expect.free.partly ? null :
+				`${whole} whole, ${partly} in part`;
+		});
 	if (expect.history)
 		await history(page, expect.history);
 
