@@ -487,7 +487,7 @@ int cmd_free(int argc, char **argv)
 		sb_release(&text);
 		return EXIT_USAGE;
 	}
-	if (load_quiet(&reg, spec)) {
+	if (load_quiet(&reg, spec, NULL)) {
 		rc = EXIT_DATA;
 	} else if (check) {
 		rc = check_query(&reg, &q, text.buf, o.json);
