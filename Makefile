@@ -32,10 +32,10 @@ Q = @
 quiet = @printf '  %-7s %s\n'
 endif
 
-.PHONY: all deps check clean distclean sizes model render patches verify docs serve bench fuzz tree headers use-tree uapi
+.PHONY: all deps check clean distclean sizes model render patches verify docs serve bench fuzz tree headers use-tree uapi lib install
 .DELETE_ON_ERROR:
 
-all: deps $(B)/ioctlgen $(MODEL) $(B)/render.stamp $(B)/patches.stamp docs
+all: deps $(B)/ioctlgen $(MODEL) $(B)/ioctl.table lib $(B)/render.stamp $(B)/patches.stamp docs
 	@echo
 	@echo "Registry model:  $(MODEL)"
 	@echo "Rendered site:   file://$(CURDIR)/$(B)/site/index.html  (or: make serve)"
@@ -52,17 +52,91 @@ CLI_OBJ  := $(CLI_SRC:generator/cli/%.c=$(B)/obj/cli/%.o)
 $(B)/obj/%.o: generator/%.c
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(YAML_CFLAGS) -Igenerator -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(YAML_CFLAGS) -Igenerator -Ilibioctlreg -MMD -MP -c -o $@ $<
 
 $(B)/libioctlgen.a: $(LIB_OBJ)
 	$(quiet) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/ioctlgen: $(CLI_OBJ) $(B)/libioctlgen.a
+$(B)/ioctlgen: $(CLI_OBJ) $(B)/libioctlreg-core.a $(B)/libioctlgen.a
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(YAML_LIBS)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+
+# ---------------------------------------------------------------- libioctlreg (issue 34)
+# The lookup table (`ioctlgen table`, after the model: its sizes measured
+# first) and the library that reads it (libioctlreg/, docs/guide/libioctlreg.rst).
+# ioctlgen links the reader alone (libioctlreg-core.a, the layout code from
+# libioctlgen.a); the installed libioctlreg.a and .so carry the table too
+# (table-data.S) and export the ioctlreg_* names only.
+$(B)/ioctl.table: $(B)/ioctlgen $(MODEL)
+	$(quiet) TABLE $@
+	$(Q)$(B)/ioctlgen table $(SPEC) -o $@
+
+REG_SRC  := $(filter-out libioctlreg/builtin.c,$(wildcard libioctlreg/*.c))
+REG_OBJ  := $(REG_SRC:libioctlreg/%.c=$(B)/obj/ioctlreg/%.o)
+REG_PIC  := $(REG_SRC:libioctlreg/%.c=$(B)/lib/obj/%.o) $(B)/lib/obj/builtin.o $(B)/lib/obj/layout.o
+REG_FLAGS = $(WARN) $(CFLAGS) -fvisibility=hidden -Ilibioctlreg -Igenerator -MMD -MP
+REG_SOVER := 1
+PREFIX   ?= /usr/local
+
+$(B)/obj/ioctlreg/%.o: libioctlreg/%.c
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(REG_FLAGS) -c -o $@ $<
+
+$(B)/libioctlreg-core.a: $(REG_OBJ)
+	$(quiet) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/lib/obj/%.o: libioctlreg/%.c
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(REG_FLAGS) -fPIC -c -o $@ $<
+
+$(B)/lib/obj/layout.o: generator/layout.c
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(REG_FLAGS) -fPIC -c -o $@ $<
+
+$(B)/lib/obj/table-data.o: $(B)/ioctl.table
+	@mkdir -p $(@D)
+	$(quiet) AS $@
+	$(Q)printf '%s\n' '.section .rodata.ioctlreg,"a"' '.balign 8' \
+		'.globl ioctlreg_builtin_table' '.hidden ioctlreg_builtin_table' 'ioctlreg_builtin_table:' \
+		'.incbin "$(CURDIR)/$<"' \
+		'.globl ioctlreg_builtin_table_end' '.hidden ioctlreg_builtin_table_end' 'ioctlreg_builtin_table_end:' \
+		'.section .note.GNU-stack,"",@progbits' >$(@:.o=.S)
+	$(Q)$(CC) -c -o $@ $(@:.o=.S)
+
+# One object, its hidden names made local: a program linking the static
+# library sees the ioctlreg_* names only.
+$(B)/lib/libioctlreg.a: $(REG_PIC) $(B)/lib/obj/table-data.o
+	$(quiet) AR $@
+	$(Q)ld -r -o $(B)/lib/ioctlreg-all.o $^ && objcopy --localize-hidden $(B)/lib/ioctlreg-all.o && \
+		rm -f $@ && ar rcs $@ $(B)/lib/ioctlreg-all.o
+
+$(B)/lib/libioctlreg.so.$(REG_SOVER): $(REG_PIC) $(B)/lib/obj/table-data.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libioctlreg.so.$(REG_SOVER) -Wl,-z,defs -o $@ $^
+
+lib: $(B)/lib/libioctlreg.a $(B)/lib/libioctlreg.so.$(REG_SOVER)
+
+# make install PREFIX=/usr DESTDIR=/tmp/stage: the header, both libraries,
+# libioctlreg.pc and the table file (for ioctlreg_open()).
+install: lib
+	$(quiet) INSTALL $(DESTDIR)$(PREFIX)
+	$(Q)install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/share/ioctlreg
+	$(Q)install -m 644 libioctlreg/ioctlreg.h $(DESTDIR)$(PREFIX)/include/
+	$(Q)install -m 644 $(B)/lib/libioctlreg.a $(DESTDIR)$(PREFIX)/lib/
+	$(Q)install -m 755 $(B)/lib/libioctlreg.so.$(REG_SOVER) $(DESTDIR)$(PREFIX)/lib/
+	$(Q)ln -sf libioctlreg.so.$(REG_SOVER) $(DESTDIR)$(PREFIX)/lib/libioctlreg.so
+	$(Q)install -m 644 $(B)/ioctl.table $(DESTDIR)$(PREFIX)/share/ioctlreg/ioctl.table
+	$(Q)sed 's|@PREFIX@|$(PREFIX)|' libioctlreg/libioctlreg.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/libioctlreg.pc
+
+-include $(REG_OBJ:.o=.d) $(REG_PIC:.o=.d)
 
 # Unit test programs link the library.
 $(B)/test-%: tests/unit/test-%.c $(B)/libioctlgen.a

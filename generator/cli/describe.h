@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The commands behind a number on one ABI, in words (describe.c): what decode and annotate print. */
+#ifndef IOCTLGEN_CLI_DESCRIBE_H
+#define IOCTLGEN_CLI_DESCRIBE_H
+
+#include <stdbool.h>
+
+#include "ioctlreg.h"
+#include "util.h"
+
+/* Hits one lookup keeps; more are counted ("and 3 more"). */
+#define DESCRIBE_MAX_HITS 16
+
+/*
+ * The commands that carry number on ABI abi, as decode prints them: each
+ * command once, its other names as aliases, distinct commands joined by
+ * " or ", each with its header, versions and time64 notes; "no registered
+ * command" for none.  Appended to sb.
+ */
+void describe_number(const struct ioctlreg *r, size_t abi, uint32_t number, struct strbuf *sb);
+
+/* One hit as decode prints it: NAME(args) (header) [versions] (describe.c). */
+void describe_hit(const struct ioctlreg *r, const struct ioctlreg_hit *hit, size_t abi,
+		  struct strbuf *sb);
+
+/* The name as the caller wrote it: NAME, or NAME(args) for a family. */
+void describe_call(const struct ioctlreg *r, const struct ioctlreg_hit *hit, size_t abi,
+		   struct strbuf *sb);
+
+/* The versions of mask: "6.1 only", "6.12 to 6.13", "6.1, 6.13 to 6.14". */
+void describe_versions(const struct ioctlreg *r, uint64_t mask, struct strbuf *sb);
+
+/* Is hits[i] another name of a command listed before it?  And which of
+ * hits[i..n) names that command as its own (the end of its alias-of chain)? */
+bool describe_alias_before(const struct ioctlreg *r, size_t abi, const struct ioctlreg_hit *hits,
+			   size_t i);
+size_t describe_root(const struct ioctlreg *r, size_t abi, const struct ioctlreg_hit *hits,
+		     size_t i, size_t n);
+bool describe_same(const struct ioctlreg *r, size_t abi, const struct ioctlreg_hit *a,
+		   const struct ioctlreg_hit *b);
+
+#endif
