@@ -123,6 +123,12 @@ $(B)/lib/libioctlreg.so.$(REG_SOVER): $(REG_PIC) $(B)/lib/obj/table-data.o
 
 lib: $(B)/lib/libioctlreg.a $(B)/lib/libioctlreg.so.$(REG_SOVER)
 
+# Its unit tests (tests/lookup/run), on any table; the kernel's own _IOC
+# macros give the expected numbers.
+$(B)/test-ioctlreg: tests/lookup/test-ioctlreg.c $(B)/libioctlreg-core.a $(B)/libioctlgen.a
+	$(quiet) LD $@
+	$(Q)$(CC) $(WARN) -D_ISOC11_SOURCE $(CFLAGS) -Itests/unit/uapi-6.1 -Ilibioctlreg -o $@ $^
+
 # make install PREFIX=/usr DESTDIR=/tmp/stage: the header, both libraries,
 # libioctlreg.pc and the table file (for ioctlreg_open()).
 install: lib

@@ -39,9 +39,9 @@ const char *ioctlreg_command_alias_root(const struct ioctlreg *r, size_t cmd, si
 	return reg_str(r, r->refs[r->commands[cmd].alias_roots + abi]);
 }
 
-long ioctlreg_command_find(const struct ioctlreg *r, const char *name)
+long ioctlreg_command_find(const struct ioctlreg *r, const char *name, size_t from)
 {
-	for (uint32_t i = 0; i < r->n_commands; i++)
+	for (size_t i = from; i < r->n_commands; i++)
 		if (!strcmp(reg_str(r, r->commands[i].name), name))
 			return (long)i;
 	return -1;

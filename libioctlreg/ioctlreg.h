@@ -117,9 +117,11 @@ IOCTLREG_EXPORT const char *ioctlreg_command_param(const struct ioctlreg *r, siz
  * alias-of chain), its own name when it is no alias. */
 IOCTLREG_EXPORT const char *ioctlreg_command_alias_root(const struct ioctlreg *r, size_t cmd,
 							size_t abi);
-/* The index of the first command called name, or -1 (names may repeat
- * across headers: iterate from there while the name is the same). */
-IOCTLREG_EXPORT long ioctlreg_command_find(const struct ioctlreg *r, const char *name);
+/* The index of the first command called name at or after index from, or
+ * -1.  Names repeat across headers (TCGETS of asm-generic/ioctls.h and of
+ * each arch's asm/ioctls.h): pass the last index found plus one for the
+ * next.  A linear scan: for lookups by number, ioctlreg_lookup(). */
+IOCTLREG_EXPORT long ioctlreg_command_find(const struct ioctlreg *r, const char *name, size_t from);
 
 struct ioctlreg_number {
 	uint32_t number;	/* for a family, every parameter 0 */
