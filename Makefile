@@ -371,10 +371,11 @@ FUZZERS := $(B)/fuzz/fuzz-load $(B)/fuzz/fuzz-types $(B)/fuzz/fuzz-versions $(B)
 fuzz: $(FUZZERS) $(B)/fuzz/fuzz-selftest
 	$(Q)tests/fuzz/run $(FUZZ_TIME)
 
-$(B)/bench/%: tests/bench/%.c $(B)/libioctlgen.a
+$(B)/bench/%: tests/bench/%.c $(B)/libioctlreg-core.a $(B)/libioctlgen.a
 	@mkdir -p $(@D)
 	$(quiet) LD $@
-	$(Q)$(CC) $(WARN) $(CFLAGS) -Igenerator -o $@ $< $(B)/libioctlgen.a $(YAML_LIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Igenerator -Ilibioctlreg -o $@ $< $(B)/libioctlreg-core.a \
+		$(B)/libioctlgen.a $(YAML_LIBS)
 
 # The library once with coverage and sanitizers; each harness links it.
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all

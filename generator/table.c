@@ -179,6 +179,35 @@ static void put_command(struct writer *w, const struct command *c, uint32_t head
 			put_numbers(w, c->by_version[v]);
 }
 
+/* The hash of the ABI's keys: each key's run of entries, at twice as many
+ * slots as keys or more. */
+static void put_slots(struct writer *w, size_t k)
+{
+	struct tbl_abi *a = (struct tbl_abi *)w->sec[TBL_ABIS].sb.buf + k;
+	const struct tbl_entry *e = (const struct tbl_entry *)w->sec[TBL_ENTRIES].sb.buf + a->first_entry;
+	uint32_t keys = 0, bits = 0, n = a->n_entries, first = w->sec[TBL_SLOTS].count;
+	struct tbl_slot *slots;
+
+	for (uint32_t i = 0; i < n; i++)
+		keys += !i || e[i].key != e[i - 1].key;
+	while ((UINT32_C(1) << bits) < 2 * keys)
+		bits++;
+	a->first_slot = first;
+	a->n_slots = keys ? UINT32_C(1) << bits : 0;
+	for (uint32_t s = 0; s < a->n_slots; s++)
+		sec_add(&w->sec[TBL_SLOTS]);
+	slots = (struct tbl_slot *)w->sec[TBL_SLOTS].sb.buf + first;
+	for (uint32_t i = 0, end; i < n; i = end) {
+		uint32_t s = tbl_hash(e[i].key, bits);
+
+		for (end = i + 1; end < n && e[end].key == e[i].key; end++)
+			;
+		while (slots[s].count)
+			s = (s + 1) & (a->n_slots - 1);
+		slots[s] = (struct tbl_slot){ e[i].key, i, end - i };
+	}
+}
+
 static void put_entries(struct writer *w, size_t k, const uint32_t *index_of,
 			const struct command *const *cmds, size_t n_cmds)
 {
@@ -207,6 +236,7 @@ static void put_entries(struct writer *w, size_t k, const uint32_t *index_of,
 					 e->nr_arg, (uint32_t)e->versions, (uint32_t)(e->versions >> 32) };
 	}
 	number_table_release(&nt);
+	put_slots(w, k);
 }
 
 static void put_registry(struct writer *w)
@@ -231,10 +261,10 @@ static void put_registry(struct writer *w)
 		const struct abi *a = &reg->abis[k];
 		struct tbl_abi *t = sec_add(&w->sec[TBL_ABIS]);
 
-		*t = (struct tbl_abi){ str(&w->pool, a->name),
-				       a->layout ? (uint32_t)(a->layout - reg->layouts) : TBL_NONE,
-				       a->variant_of ? (uint32_t)(a->variant_of - reg->abis) : TBL_NONE,
-				       0, 0 };
+		*t = (struct tbl_abi){
+			.name = str(&w->pool, a->name),
+			.layout = a->layout ? (uint32_t)(a->layout - reg->layouts) : TBL_NONE,
+			.variant_of = a->variant_of ? (uint32_t)(a->variant_of - reg->abis) : TBL_NONE };
 	}
 	for (size_t h = 0; h < reg->n_headers; h++) {
 		const struct header *hd = &reg->headers[h];
@@ -260,7 +290,7 @@ int table_build(const struct registry *reg, const char *spec_dir_abs, const stru
 	static const size_t elem[TBL_SECTIONS] = {
 		sizeof(struct tbl_version), sizeof(struct tbl_layout), sizeof(struct tbl_abi),
 		sizeof(struct tbl_header), sizeof(struct tbl_command), sizeof(struct tbl_number),
-		sizeof(struct tbl_entry), sizeof(uint32_t), 1 };
+		sizeof(struct tbl_entry), sizeof(struct tbl_slot), sizeof(uint32_t), 1 };
 	struct writer w = { .reg = reg };
 	struct tbl_head head = { .format = TBL_FORMAT, .byte_order = TBL_BYTE_ORDER };
 	size_t at = sizeof(head);

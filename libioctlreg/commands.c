@@ -25,6 +25,11 @@ int ioctlreg_command(const struct ioctlreg *r, size_t cmd, struct ioctlreg_comma
 	return 0;
 }
 
+const char *ioctlreg_command_name(const struct ioctlreg *r, size_t cmd)
+{
+	return cmd < r->n_commands ? reg_str(r, r->commands[cmd].name) : NULL;
+}
+
 const char *ioctlreg_command_param(const struct ioctlreg *r, size_t cmd, size_t p)
 {
 	if (cmd >= r->n_commands || p >= r->commands[cmd].n_params)

@@ -112,6 +112,8 @@ struct ioctlreg_command {
 IOCTLREG_EXPORT size_t ioctlreg_command_count(const struct ioctlreg *r);
 /* Fill *c; returns 0, or -1 for an index out of range. */
 IOCTLREG_EXPORT int ioctlreg_command(const struct ioctlreg *r, size_t cmd, struct ioctlreg_command *c);
+/* Its name alone, without filling a struct (NULL out of range). */
+IOCTLREG_EXPORT const char *ioctlreg_command_name(const struct ioctlreg *r, size_t cmd);
 IOCTLREG_EXPORT const char *ioctlreg_command_param(const struct ioctlreg *r, size_t cmd, size_t p);
 /* The command this one is another name of on an ABI (the end of its
  * alias-of chain), its own name when it is no alias. */

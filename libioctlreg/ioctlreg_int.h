@@ -8,6 +8,16 @@
 #include "ioctlreg.h"
 #include "table_format.h"
 
+/* What a lookup on one ABI needs, worked out at open (table_open.c). */
+struct abi_view {
+	bool numbered;			/* it has a layout */
+	const struct tbl_entry *v;	/* its entries */
+	uint32_t n;
+	const struct tbl_slot *slots;	/* its hash, n_slots = mask + 1 (none: 0) */
+	uint32_t mask, bits;
+	uint32_t size_field, size_shift;
+};
+
 struct ioctlreg {
 	const unsigned char *base;
 	size_t size;
@@ -20,9 +30,11 @@ struct ioctlreg {
 	const struct tbl_command *commands;
 	const struct tbl_number *numbers;
 	const struct tbl_entry *entries;
+	const struct tbl_slot *slots;	/* checked per lookup, not at open */
 	const uint32_t *refs;
 	const char *strings;
-	uint32_t n_versions, n_layouts, n_abis, n_headers, n_commands, n_numbers, n_entries, n_refs,
+	struct abi_view *views;		/* one per ABI */
+	uint32_t n_versions, n_layouts, n_abis, n_headers, n_commands, n_numbers, n_entries, n_slots, n_refs,
 		 n_strings;
 };
 

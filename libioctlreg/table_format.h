@@ -20,7 +20,7 @@
 /* The sections, in the order they follow the head. */
 enum tbl_section {
 	TBL_VERSIONS, TBL_LAYOUTS, TBL_ABIS, TBL_HEADERS, TBL_COMMANDS,
-	TBL_NUMBERS, TBL_ENTRIES, TBL_REFS, TBL_STRINGS, TBL_SECTIONS
+	TBL_NUMBERS, TBL_ENTRIES, TBL_SLOTS, TBL_REFS, TBL_STRINGS, TBL_SECTIONS
 };
 
 struct tbl_head {
@@ -45,6 +45,7 @@ struct tbl_layout {
 struct tbl_abi {
 	uint32_t name, layout, variant_of;	/* layout, variant_of: TBL_NONE for none */
 	uint32_t first_entry, n_entries;	/* its run of TBL_ENTRIES */
+	uint32_t first_slot, n_slots;	/* its hash of keys in TBL_SLOTS; n_slots a power of 2 */
 };
 
 struct tbl_header { uint32_t path, first_command, n_commands; };
@@ -84,5 +85,19 @@ struct tbl_entry {
 };
 
 #define TBL_ENTRY_VARIABLE 0x80000000u
+
+/*
+ * A key's run of entries on one ABI (first relative to the ABI's first
+ * entry; count 0: an empty slot), in an open-addressing hash: the slot of
+ * key is tbl_hash(key, bits), then the next ones, wrapping, until key or an
+ * empty slot.  One probe or two answer a lookup, hit or miss, where a
+ * binary search takes a dozen.
+ */
+struct tbl_slot { uint32_t key, first, count; };
+
+static inline uint32_t tbl_hash(uint32_t key, unsigned int bits)
+{
+	return bits ? (key * 0x9e3779b1u) >> (32 - bits) : 0;
+}
 
 #endif

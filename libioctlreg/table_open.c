@@ -18,7 +18,7 @@
 static const size_t elem[TBL_SECTIONS] = {
 	sizeof(struct tbl_version), sizeof(struct tbl_layout), sizeof(struct tbl_abi),
 	sizeof(struct tbl_header), sizeof(struct tbl_command), sizeof(struct tbl_number),
-	sizeof(struct tbl_entry), sizeof(uint32_t), 1 };
+	sizeof(struct tbl_entry), sizeof(struct tbl_slot), sizeof(uint32_t), 1 };
 
 static bool str_ok(const struct ioctlreg *r, uint32_t off)
 {
@@ -81,7 +81,9 @@ static const char *check_records(const struct ioctlreg *r)
 		if (!str_ok(r, a->name) || (a->layout != TBL_NONE && a->layout >= r->n_layouts) ||
 		    (a->variant_of != TBL_NONE && a->variant_of >= r->n_abis) ||
 		    a->first_entry > r->n_entries || a->n_entries > r->n_entries - a->first_entry ||
-		    (a->layout == TBL_NONE && a->n_entries))
+		    (a->layout == TBL_NONE && a->n_entries) ||
+		    (a->n_slots & (a->n_slots - 1)) || a->first_slot > r->n_slots ||
+		    a->n_slots > r->n_slots - a->first_slot)
 			return "an ABI is out of range";
 	}
 	for (uint32_t h = 0, next = 0; h < r->n_headers; h++) {
@@ -131,6 +133,7 @@ const char *table_check(struct ioctlreg *r)
 	r->commands = at[TBL_COMMANDS];
 	r->numbers = at[TBL_NUMBERS];
 	r->entries = at[TBL_ENTRIES];
+	r->slots = at[TBL_SLOTS];
 	r->refs = at[TBL_REFS];
 	r->strings = at[TBL_STRINGS];
 	r->n_versions = h->sec[TBL_VERSIONS].count;
@@ -140,6 +143,7 @@ const char *table_check(struct ioctlreg *r)
 	r->n_commands = h->sec[TBL_COMMANDS].count;
 	r->n_numbers = h->sec[TBL_NUMBERS].count;
 	r->n_entries = h->sec[TBL_ENTRIES].count;
+	r->n_slots = h->sec[TBL_SLOTS].count;
 	r->n_refs = h->sec[TBL_REFS].count;
 	r->n_strings = h->sec[TBL_STRINGS].count;
 	if (r->n_versions > 64)
@@ -152,6 +156,24 @@ static int fail(char *err, size_t errlen, const char *what, const char *why)
 	if (err && errlen)
 		snprintf(err, errlen, "%s: %s", what, why);
 	return -1;
+}
+
+static void view_of(const struct ioctlreg *r, uint32_t k, struct abi_view *view)
+{
+	const struct tbl_abi *a = &r->abis[k];
+	const struct tbl_layout *l;
+
+	if (a->layout == TBL_NONE)
+		return;
+	l = &r->layouts[a->layout];
+	*view = (struct abi_view){
+		.numbered = true, .v = r->entries + a->first_entry, .n = a->n_entries,
+		.slots = a->n_slots ? r->slots + a->first_slot : NULL,
+		.mask = a->n_slots ? a->n_slots - 1 : 0,
+		.bits = a->n_slots ? (uint32_t)__builtin_ctz(a->n_slots) : 0,
+		.size_shift = l->nr_bits + l->type_bits,
+		.size_field = (l->size_bits >= 32 ? UINT32_MAX : (UINT32_C(1) << l->size_bits) - 1)
+			      << (l->nr_bits + l->type_bits) };
 }
 
 int ioctlreg_open_buffer(const void *data, size_t len, struct ioctlreg **out, char *err, size_t errlen)
@@ -172,6 +194,13 @@ int ioctlreg_open_buffer(const void *data, size_t len, struct ioctlreg **out, ch
 		free(r);
 		return fail(err, errlen, "table", why);
 	}
+	r->views = calloc(r->n_abis + 1, sizeof(*r->views));
+	if (!r->views) {
+		free(r);
+		return fail(err, errlen, "table", strerror(errno));
+	}
+	for (uint32_t k = 0; k < r->n_abis; k++)
+		view_of(r, k, &r->views[k]);
 	*out = r;
 	return 0;
 }
@@ -213,6 +242,7 @@ void ioctlreg_close(struct ioctlreg *r)
 		return;
 	if (r->mapped)
 		munmap((void *)r->base, r->size);
+	free(r->views);
 	free(r);
 }
 
