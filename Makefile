@@ -383,7 +383,7 @@ FUZZ_LIB_OBJ := $(LIB_SRC:generator/%.c=$(B)/fuzz/obj/%.o)
 $(B)/fuzz/obj/%.o: generator/%.c
 	@mkdir -p $(@D)
 	$(quiet) FUZZCC $@
-	$(Q)$(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(YAML_CFLAGS) -Igenerator \
+	$(Q)$(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(YAML_CFLAGS) -Igenerator -Ilibioctlreg \
 		-MMD -MP -c -o $@ $<
 -include $(FUZZ_LIB_OBJ:.o=.d)
 
@@ -425,12 +425,18 @@ ASAN_CLI_OBJ := $(CLI_SRC:generator/cli/%.c=$(B)/asan/obj/cli/%.o)
 $(B)/asan/obj/%.o: generator/%.c
 	@mkdir -p $(@D)
 	$(quiet) ASAN $@
-	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) $(YAML_CFLAGS) -Igenerator -MMD -MP -c -o $@ $<
+	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) $(YAML_CFLAGS) -Igenerator -Ilibioctlreg -MMD -MP -c -o $@ $<
+
+ASAN_REG_OBJ := $(REG_SRC:libioctlreg/%.c=$(B)/asan/obj/ioctlreg/%.o)
+$(B)/asan/obj/ioctlreg/%.o: libioctlreg/%.c
+	@mkdir -p $(@D)
+	$(quiet) ASAN $@
+	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) -Ilibioctlreg -Igenerator -MMD -MP -c -o $@ $<
 
 $(B)/asan/libioctlgen.a: $(ASAN_LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/asan/ioctlgen: $(ASAN_CLI_OBJ) $(B)/asan/libioctlgen.a
+$(B)/asan/ioctlgen: $(ASAN_CLI_OBJ) $(ASAN_REG_OBJ) $(B)/asan/libioctlgen.a
 	$(quiet) LD $@
 	$(Q)$(CLANG) $(SAN_FLAGS) -o $@ $^ $(YAML_LIBS)
 
@@ -438,10 +444,14 @@ $(B)/asan/test-%: tests/unit/test-%.c $(B)/asan/libioctlgen.a
 	$(quiet) LD $@
 	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) -Igenerator -o $@ $< $(B)/asan/libioctlgen.a $(YAML_LIBS)
 
-.PHONY: sanitizers
-sanitizers: $(B)/asan/ioctlgen $(UNIT_PROGS:$(B)/%=$(B)/asan/%)
+$(B)/asan/test-ioctlreg: tests/lookup/test-ioctlreg.c $(ASAN_REG_OBJ) $(B)/asan/libioctlgen.a
+	$(quiet) LD $@
+	$(Q)$(CLANG) $(WARN) -D_ISOC11_SOURCE -O1 -g $(SAN_FLAGS) -Itests/unit/uapi-6.1 -Ilibioctlreg -o $@ $^
 
--include $(ASAN_LIB_OBJ:.o=.d) $(ASAN_CLI_OBJ:.o=.d)
+.PHONY: sanitizers
+sanitizers: $(B)/asan/ioctlgen $(UNIT_PROGS:$(B)/%=$(B)/asan/%) $(B)/asan/test-ioctlreg
+
+-include $(ASAN_LIB_OBJ:.o=.d) $(ASAN_CLI_OBJ:.o=.d) $(ASAN_REG_OBJ:.o=.d)
 
 # ---------------------------------------------------------------- check
 # The suites run two at a time (tests/run) and only read the trees and their
