@@ -37,14 +37,9 @@ static size_t put_hits(const struct ioctlreg *r, size_t k, const struct ioctlreg
 	size_t m = n < DESCRIBE_MAX_HITS ? n : DESCRIBE_MAX_HITS, distinct = 0, shown = 0;
 	struct ioctlreg_command c;
 
-	for (size_t i = 0; i < m; i++)
-		distinct += !describe_alias_before(r, k, hits, i);
-	for (size_t i = 0; i < m; i++) {
-		size_t first;
-
-		if (describe_alias_before(r, k, hits, i))
-			continue;
-		first = describe_root(r, k, hits, i, m);
+	for (size_t i = 0, g; describe_next(r, k, hits, m, &i, &g) < m;)
+		distinct++;
+	for (size_t i = 0, g, first; (first = describe_next(r, k, hits, m, &i, &g)) < m;) {
 		if (shown++)
 			sb_lit(sb, " or ");
 		describe_call(r, &hits[first], k, sb);
@@ -59,12 +54,14 @@ static size_t put_hits(const struct ioctlreg *r, size_t k, const struct ioctlreg
 	return distinct;
 }
 
-/* Same dir, type and nr, other sizes: "size 48 unknown: NAME (header) has 32 [6.1 only], 40". */
+/* Same dir, type and nr, other sizes: "size 48 unknown: NAME (header) has
+ * 32 [6.1 only], 40 [6.12 only]", each command once (not its aliases). */
 static bool other_sizes(const struct ioctlreg *r, size_t k, uint32_t number, struct strbuf *sb)
 {
 	struct ioctlreg_hit hits[DESCRIBE_MAX_HITS];
 	size_t n = ioctlreg_lookup_other_sizes(r, k, IOCTLREG_ANY_VERSION, number, hits,
 					       DESCRIBE_MAX_HITS);
+	size_t m = n < DESCRIBE_MAX_HITS ? n : DESCRIBE_MAX_HITS;
 	struct ioctlreg_fields f;
 	struct ioctlreg_command c;
 
@@ -72,14 +69,23 @@ static bool other_sizes(const struct ioctlreg *r, size_t k, uint32_t number, str
 		return false;
 	ioctlreg_split(r, (size_t)ioctlreg_abi_layout(r, k), number, &f);
 	sb_printf(sb, " /* size %u unknown:", f.size);
-	for (size_t i = 0; i < n && i < DESCRIBE_MAX_HITS; i++) {
-		bool same = i && hits[i].command == hits[i - 1].command;
+	for (size_t i = 0, g, first, shown = 0; (first = describe_next(r, k, hits, m, &i, &g)) < m;) {
+		ioctlreg_command(r, hits[first].command, &c);
+		sb_printf(sb, "%s %s (%s) has", shown++ ? ";" : "", c.name, c.header);
+		/* its sizes, once each: its other names carry the same */
+		for (size_t j = g, sizes = 0; j < m; j++) {
+			bool again = false;
 
-		ioctlreg_command(r, hits[i].command, &c);
-		if (!same)
-			sb_printf(sb, "%s %s (%s) has", i ? ";" : "", c.name, c.header);
-		sb_printf(sb, "%s %u", same ? "," : "", hits[i].size_arg);
-		put_versions(r, hits[i].versions, sb);
+			if (!describe_same(r, k, &hits[g], &hits[j]))
+				continue;
+			for (size_t x = g; x < j; x++)
+				again |= describe_same(r, k, &hits[g], &hits[x]) &&
+					 hits[x].size_arg == hits[j].size_arg;
+			if (again)
+				continue;
+			sb_printf(sb, "%s %u", sizes++ ? "," : "", hits[j].size_arg);
+			put_versions(r, hits[j].versions, sb);
+		}
 	}
 	sb_lit(sb, " */");
 	return true;
@@ -121,7 +127,8 @@ bool annotate_note(const struct ioctlreg *r, size_t k, uint32_t number, bool alw
 		sb_lit(sb, " */");
 		return true;
 	}
-	if (other_sizes(r, k, number, sb) || variant_hit(r, k, number, sb))
+	/* the variant's very number says more than a near one here */
+	if (variant_hit(r, k, number, sb) || other_sizes(r, k, number, sb))
 		return true;
 	if (always)
 		sb_printf(sb, " /* 0x%08x: no registered command on %s */", number, ioctlreg_abi_name(r, k));

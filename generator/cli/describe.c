@@ -180,8 +180,8 @@ bool describe_same(const struct ioctlreg *r, size_t abi, const struct ioctlreg_h
 		       ioctlreg_command_alias_root(r, b->command, abi)) && a->nr_arg == b->nr_arg;
 }
 
-bool describe_alias_before(const struct ioctlreg *r, size_t abi, const struct ioctlreg_hit *hits,
-			   size_t i)
+static bool alias_before(const struct ioctlreg *r, size_t abi, const struct ioctlreg_hit *hits,
+			 size_t i)
 {
 	for (size_t j = 0; j < i; j++)
 		if (describe_same(r, abi, &hits[j], &hits[i]))
@@ -189,18 +189,22 @@ bool describe_alias_before(const struct ioctlreg *r, size_t abi, const struct io
 	return false;
 }
 
-size_t describe_root(const struct ioctlreg *r, size_t abi, const struct ioctlreg_hit *hits,
-		     size_t i, size_t n)
+size_t describe_next(const struct ioctlreg *r, size_t abi, const struct ioctlreg_hit *hits, size_t m,
+		     size_t *i, size_t *group)
 {
-	size_t first = i;
-	struct ioctlreg_command c;
+	size_t first;
 
-	for (size_t j = i; j < n; j++) {
-		ioctlreg_command(r, hits[j].command, &c);
-		if (describe_same(r, abi, &hits[i], &hits[j]) &&
-		    !strcmp(c.name, ioctlreg_command_alias_root(r, hits[j].command, abi)))
+	while (*i < m && alias_before(r, abi, hits, *i))
+		(*i)++;
+	if (*i >= m)
+		return m;
+	*group = first = (*i)++;
+	/* the name its alias-of chains end in, when that name is a hit */
+	for (size_t j = first; j < m; j++)
+		if (describe_same(r, abi, &hits[*group], &hits[j]) &&
+		    !strcmp(ioctlreg_command_name(r, hits[j].command),
+			    ioctlreg_command_alias_root(r, hits[j].command, abi)))
 			first = j;
-	}
 	return first;
 }
 
@@ -216,20 +220,15 @@ void describe_number(const struct ioctlreg *r, size_t k, uint32_t number, struct
 	/* each command once, under the name its alias-of chains end in when
 	 * that name is among the hits, its other names after it as aliases;
 	 * " or " only between distinct commands */
-	for (size_t i = 0, shown = 0; i < m; i++) {
-		size_t first;
-
-		if (describe_alias_before(r, k, hits, i))
-			continue;
-		first = describe_root(r, k, hits, i, m);
+	for (size_t i = 0, g, first, shown = 0; (first = describe_next(r, k, hits, m, &i, &g)) < m;) {
 		if (shown++)
 			sb_lit(sb, " or ");
 		describe_hit(r, &hits[first], k, sb);
 		ioctlreg_command(r, hits[first].command, &c);
 		if (c.flags & IOCTLREG_NUMBERED)
 			variant_note(r, k, &hits[first], sb);
-		for (size_t j = i; j < m; j++) {
-			if (j == first || !describe_same(r, k, &hits[i], &hits[j]))
+		for (size_t j = g; j < m; j++) {
+			if (j == first || !describe_same(r, k, &hits[g], &hits[j]))
 				continue;
 			sb_lit(sb, ", alias ");
 			describe_hit(r, &hits[j], k, sb);

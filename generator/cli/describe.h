@@ -30,12 +30,16 @@ void describe_call(const struct ioctlreg *r, const struct ioctlreg_hit *hit, siz
 /* The versions of mask: "6.1 only", "6.12 to 6.13", "6.1, 6.13 to 6.14". */
 void describe_versions(const struct ioctlreg *r, uint64_t mask, struct strbuf *sb);
 
-/* Is hits[i] another name of a command listed before it?  And which of
- * hits[i..n) names that command as its own (the end of its alias-of chain)? */
-bool describe_alias_before(const struct ioctlreg *r, size_t abi, const struct ioctlreg_hit *hits,
-			   size_t i);
-size_t describe_root(const struct ioctlreg *r, size_t abi, const struct ioctlreg_hit *hits,
-		     size_t i, size_t n);
+/*
+ * The distinct commands of hits[0..m), each once: from *i on, the next hit
+ * that is no other name of a command before it; *group gets its index, *i
+ * moves past it.  Returns the hit that names the command as its own (the
+ * end of its alias-of chain) when one does, else *group; m when no
+ * command is left.  describe_same() tells its other names.
+ */
+size_t describe_next(const struct ioctlreg *r, size_t abi, const struct ioctlreg_hit *hits, size_t m,
+		     size_t *i, size_t *group);
+/* Two names of one command on abi: their alias-of chains end in one name. */
 bool describe_same(const struct ioctlreg *r, size_t abi, const struct ioctlreg_hit *a,
 		   const struct ioctlreg_hit *b);
 
