@@ -455,7 +455,7 @@ sanitizers: $(B)/asan/ioctlgen $(UNIT_PROGS:$(B)/%=$(B)/asan/%) $(B)/asan/test-i
 
 # ---------------------------------------------------------------- check
 # The suites run two at a time (tests/run) and only read the trees and their
-# exported UAPI: both are made first, two jobs at once once the packages
+# exported UAPI, the lookup table and libioctlreg: all are made first, two jobs at once once the packages
 # are there (the trees unpack while ioctlgen compiles; the model is made
 # while the headers are exported).
 # Their set-up is timed for tests/run's closing budget table.  Results of
@@ -463,7 +463,8 @@ sanitizers: $(B)/asan/ioctlgen $(UNIT_PROGS:$(B)/%=$(B)/asan/%) $(B)/asan/test-i
 # (tests/lib/rcache.sh: ~/.cache/ioctl-registry); CACHE=0 ignores them.
 check: deps
 	$(Q)mkdir -p $(B) && /usr/bin/time -f '%e %U %S' -o $(B)/check-setup.time \
-		sh -c '$(MAKE) -s -j2 $(B)/ioctlgen $(UNIT_PROGS) tree && $(MAKE) -s -j2 $(MODEL) uapi'
+		sh -c '$(MAKE) -s -j2 $(B)/ioctlgen $(UNIT_PROGS) $(B)/test-ioctlreg $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%) tree && \
+		       $(MAKE) -s -j2 $(MODEL) uapi && $(MAKE) -s lib'
 	$(Q)CHECK_PREP=$(B)/check-setup.time tests/run
 
 # Every known tree, extracted, and its UAPI exported for every ARCH of the

@@ -109,6 +109,70 @@ static void test_fields(const struct ioctlreg *r)
 	ok(ioctlreg_make(r, (size_t)generic, IOCTLREG_READ, 0x100, 1, 16) == 0, "make: a type too wide gives 0");
 }
 
+/* Use every part of an opened table: under ASan, a read out of bounds fails. */
+static unsigned long use_all(const struct ioctlreg *r)
+{
+	static const uint32_t probe[] = { 0x5400, 0x80105401, 0xc018540c, 0x40045402, 0, UINT32_MAX };
+	struct ioctlreg_hit h[4];
+	struct ioctlreg_command c;
+	struct ioctlreg_number num;
+	unsigned long sum = strlen(ioctlreg_spec_dir(r));
+	size_t first;
+
+	for (size_t k = 0; k < ioctlreg_abi_count(r); k++) {
+		sum += strlen(ioctlreg_abi_name(r, k)) + (size_t)ioctlreg_abi_variant_of(r, k);
+		for (size_t i = 0; i < sizeof(probe) / sizeof(*probe); i++) {
+			sum += ioctlreg_lookup(r, k, IOCTLREG_ANY_VERSION, probe[i], h, 4);
+			sum += ioctlreg_lookup(r, k, 0, probe[i], h, 4);
+			sum += ioctlreg_lookup_other_sizes(r, k, IOCTLREG_ANY_VERSION, probe[i], h, 4);
+		}
+	}
+	for (size_t i = 0; i < ioctlreg_command_count(r); i++) {
+		ioctlreg_command(r, i, &c);
+		sum += strlen(c.name) + strlen(c.header) + strlen(c.lifetime);
+		for (size_t p = 0; p < c.n_params; p++)
+			sum += strlen(ioctlreg_command_param(r, i, p));
+		for (size_t k = 0; k < ioctlreg_abi_count(r); k++) {
+			sum += strlen(ioctlreg_command_alias_root(r, i, k));
+			sum += (unsigned long)ioctlreg_command_number(r, i, k, 1, &num);
+		}
+	}
+	for (size_t hd = 0; hd < ioctlreg_header_count(r); hd++)
+		sum += ioctlreg_header_commands(r, hd, &first) + strlen(ioctlreg_header_path(r, hd));
+	for (size_t l = 0; l < ioctlreg_layout_count(r); l++) {
+		struct ioctlreg_fields f;
+
+		ioctlreg_split(r, l, 0xc018540c, &f);
+		sum += f.size + ioctlreg_make(r, l, IOCTLREG_READ, 'T', 1, 16);
+	}
+	return sum;
+}
+
+/* Random bytes changed, a few at a time: each table is refused or, if
+ * taken, used whole without a read out of bounds (the sanitizers suite
+ * runs this under ASan). */
+static int random_damage(const unsigned char *buf, unsigned char *copy, size_t len)
+{
+	struct ioctlreg *r;
+	char err[256];
+	unsigned long sum = 0;
+	int taken = 0;
+
+	srand(34);
+	for (int i = 0; i < 500; i++) {
+		memcpy(copy, buf, len);
+		for (int b = 0; b < 1 + i % 4; b++)
+			copy[(size_t)rand() % (i % 2 ? 4096 < len ? 4096 : len : len)] = (unsigned char)rand();
+		if (ioctlreg_open_buffer(copy, len, &r, err, sizeof(err)))
+			continue;
+		taken++;
+		sum += use_all(r);
+		ioctlreg_close(r);
+	}
+	printf("# %d of 500 damaged tables taken and used whole (%lu)\n", taken, sum);
+	return 1;
+}
+
 /* A damaged table is refused with a reason, never read. */
 static void test_damage(const char *path)
 {
@@ -136,6 +200,7 @@ static void test_damage(const char *path)
 	copy[40] ^= 0xff;	/* the first section's offset */
 	ok(ioctlreg_open_buffer(copy, len, &r, err, sizeof(err)) == -1 && r == NULL,
 	   "a section offset out of range: refused");
+	ok(random_damage(buf, copy, len), "500 tables with random bytes changed: refused, or every lookup in bounds");
 	ok(ioctlreg_open("/nonexistent.table", &r, err, sizeof(err)) == -1 &&
 	   strstr(err, "/nonexistent.table: No such file"), "a missing file: refused, named");
 	free(buf);
