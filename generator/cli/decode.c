@@ -7,6 +7,7 @@
  * order given.
  */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -109,12 +110,14 @@ static int decode_one(const struct decode_opts *o, const char *text, struct strb
 /* The numbers of standard input: words between blanks or commas. */
 static int decode_stdin(const struct decode_opts *o, struct strbuf *sb)
 {
-	char line[4096];
+	char *line = NULL;
+	size_t cap = 0;
 	int rc = 0;
 
-	while (fgets(line, sizeof(line), stdin))
+	while (getline(&line, &cap, stdin) >= 0)
 		for (char *tok = strtok(line, " \t\r\n,"); tok; tok = strtok(NULL, " \t\r\n,"))
 			rc |= decode_one(o, tok, sb);
+	free(line);
 	return rc;
 }
 
