@@ -20,6 +20,7 @@ int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_audit(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 
@@ -75,7 +76,7 @@ struct file_id;
 
 struct report {
 	bool werror, show_accepted, summary, given_full;
-	struct file_id *full;	/* the files whose warnings --summary shows */
+	struct file_id *full;	/* the files (or lines) whose warnings --summary shows */
 	size_t n_full, cap_full;
 };
 

@@ -13,9 +13,9 @@ static const struct cmd {
 	const char *usage;
 } commands[] = {
 	{ "check", cmd_check,
-	  "check [--werror] [--show-accepted] [--summary [--full FILE]...] [SPEC_DIR]" },
+	  "check [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] [SPEC_DIR]" },
 	{ "model", cmd_model,
-	  "model [--werror] [--show-accepted] [--summary [--full FILE]...] "
+	  "model [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] "
 	  "[--tree KERNEL_TREE] [SPEC_DIR] -o FILE" },
 	{ "dump", cmd_dump, "dump [SPEC_DIR] [-o FILE|-]" },
 	{ "decode", cmd_decode,
@@ -24,6 +24,8 @@ static const struct cmd {
 	{ "table", cmd_table, "table [SPEC_DIR] -o FILE" },
 	{ "encode", cmd_encode, "encode [--spec SPEC_DIR] {--abi ABI | --layout LAYOUT} DIR TYPE NR SIZE" },
 	{ "lint", cmd_lint, "lint [--tree KERNEL_TREE] [--class CLASS] [--summary] [SPEC_DIR]" },
+	{ "audit", cmd_audit, "audit [--model MODEL] [--version V] [--abi ABI] [--json OUT] [--summary] "
+	  "{strace-binary|strace-rows|syzkaller|go|rust} PATH..." },
 };
 
 static void usage(FILE *f)
