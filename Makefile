@@ -32,10 +32,10 @@ Q = @
 quiet = @printf '  %-7s %s\n'
 endif
 
-.PHONY: all deps check clean distclean sizes model render patches verify docs audit serve bench fuzz tree headers use-tree uapi
+.PHONY: all deps check clean distclean sizes model render patches verify docs audit serve bench fuzz tree headers use-tree uapi lib install
 .DELETE_ON_ERROR:
 
-all: deps $(B)/ioctlgen $(MODEL) $(B)/render.stamp $(B)/patches.stamp docs
+all: deps $(B)/ioctlgen $(MODEL) $(B)/ioctl.table lib $(B)/render.stamp $(B)/patches.stamp docs
 	@echo
 	@echo "Registry model:  $(MODEL)"
 	@echo "Rendered site:   file://$(CURDIR)/$(B)/site/index.html  (or: make serve)"
@@ -52,17 +52,97 @@ CLI_OBJ  := $(CLI_SRC:generator/cli/%.c=$(B)/obj/cli/%.o)
 $(B)/obj/%.o: generator/%.c
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(YAML_CFLAGS) -Igenerator -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(YAML_CFLAGS) -Igenerator -Ilibioctlreg -MMD -MP -c -o $@ $<
 
 $(B)/libioctlgen.a: $(LIB_OBJ)
 	$(quiet) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/ioctlgen: $(CLI_OBJ) $(B)/libioctlgen.a
+$(B)/ioctlgen: $(CLI_OBJ) $(B)/libioctlreg-core.a $(B)/libioctlgen.a
 	$(quiet) LD $@
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(YAML_LIBS)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+
+# ---------------------------------------------------------------- libioctlreg (issue 34)
+# The lookup table (`ioctlgen table`, after the model: its sizes measured
+# first) and the library that reads it (libioctlreg/, docs/guide/libioctlreg.rst).
+# ioctlgen links the reader alone (libioctlreg-core.a, the layout code from
+# libioctlgen.a); the installed libioctlreg.a and .so carry the table too
+# (table-data.S) and export the ioctlreg_* names only.
+$(B)/ioctl.table: $(B)/ioctlgen $(MODEL)
+	$(quiet) TABLE $@
+	$(Q)$(B)/ioctlgen table $(SPEC) -o $@
+
+REG_SRC  := $(filter-out libioctlreg/builtin.c,$(wildcard libioctlreg/*.c))
+REG_OBJ  := $(REG_SRC:libioctlreg/%.c=$(B)/obj/ioctlreg/%.o)
+REG_PIC  := $(REG_SRC:libioctlreg/%.c=$(B)/lib/obj/%.o) $(B)/lib/obj/builtin.o $(B)/lib/obj/layout.o
+REG_FLAGS = $(WARN) $(CFLAGS) -fvisibility=hidden -Ilibioctlreg -Igenerator -MMD -MP
+REG_SOVER := 1
+PREFIX   ?= /usr/local
+
+$(B)/obj/ioctlreg/%.o: libioctlreg/%.c
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(REG_FLAGS) -c -o $@ $<
+
+$(B)/libioctlreg-core.a: $(REG_OBJ)
+	$(quiet) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/lib/obj/%.o: libioctlreg/%.c
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(REG_FLAGS) -fPIC -c -o $@ $<
+
+$(B)/lib/obj/layout.o: generator/layout.c
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(REG_FLAGS) -fPIC -c -o $@ $<
+
+$(B)/lib/obj/table-data.o: $(B)/ioctl.table
+	@mkdir -p $(@D)
+	$(quiet) AS $@
+	$(Q)printf '%s\n' '.section .rodata.ioctlreg,"a"' '.balign 8' \
+		'.globl ioctlreg_builtin_table' '.hidden ioctlreg_builtin_table' 'ioctlreg_builtin_table:' \
+		'.incbin "$(CURDIR)/$<"' \
+		'.globl ioctlreg_builtin_table_end' '.hidden ioctlreg_builtin_table_end' 'ioctlreg_builtin_table_end:' \
+		'.section .note.GNU-stack,"",@progbits' >$(@:.o=.S)
+	$(Q)$(CC) -c -o $@ $(@:.o=.S)
+
+# One object, its hidden names made local: a program linking the static
+# library sees the ioctlreg_* names only.
+$(B)/lib/libioctlreg.a: $(REG_PIC) $(B)/lib/obj/table-data.o
+	$(quiet) AR $@
+	$(Q)ld -r -o $(B)/lib/ioctlreg-all.o $^ && objcopy --localize-hidden $(B)/lib/ioctlreg-all.o && \
+		rm -f $@ && ar rcs $@ $(B)/lib/ioctlreg-all.o
+
+$(B)/lib/libioctlreg.so.$(REG_SOVER): $(REG_PIC) $(B)/lib/obj/table-data.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libioctlreg.so.$(REG_SOVER) -Wl,-z,defs -o $@ $^
+
+lib: $(B)/lib/libioctlreg.a $(B)/lib/libioctlreg.so.$(REG_SOVER)
+
+# Its unit tests (tests/lookup/run), on any table; the kernel's own _IOC
+# macros give the expected numbers.
+$(B)/test-ioctlreg: tests/lookup/test-ioctlreg.c $(B)/libioctlreg-core.a $(B)/libioctlgen.a
+	$(quiet) LD $@
+	$(Q)$(CC) $(WARN) -D_ISOC11_SOURCE $(CFLAGS) -Itests/unit/uapi-6.1 -Ilibioctlreg -o $@ $^
+
+# make install PREFIX=/usr DESTDIR=/tmp/stage: the header, both libraries,
+# libioctlreg.pc and the table file (for ioctlreg_open()).
+install: lib
+	$(quiet) INSTALL $(DESTDIR)$(PREFIX)
+	$(Q)install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/share/ioctlreg
+	$(Q)install -m 644 libioctlreg/ioctlreg.h $(DESTDIR)$(PREFIX)/include/
+	$(Q)install -m 644 $(B)/lib/libioctlreg.a $(DESTDIR)$(PREFIX)/lib/
+	$(Q)install -m 755 $(B)/lib/libioctlreg.so.$(REG_SOVER) $(DESTDIR)$(PREFIX)/lib/
+	$(Q)ln -sf libioctlreg.so.$(REG_SOVER) $(DESTDIR)$(PREFIX)/lib/libioctlreg.so
+	$(Q)install -m 644 $(B)/ioctl.table $(DESTDIR)$(PREFIX)/share/ioctlreg/ioctl.table
+	$(Q)sed 's|@PREFIX@|$(PREFIX)|' libioctlreg/libioctlreg.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/libioctlreg.pc
+
+-include $(REG_OBJ:.o=.d) $(REG_PIC:.o=.d)
 
 # Unit test programs link the library.
 $(B)/test-%: tests/unit/test-%.c $(B)/libioctlgen.a
@@ -318,10 +398,11 @@ FUZZERS := $(B)/fuzz/fuzz-load $(B)/fuzz/fuzz-types $(B)/fuzz/fuzz-versions $(B)
 fuzz: $(FUZZERS) $(B)/fuzz/fuzz-selftest
 	$(Q)tests/fuzz/run $(FUZZ_TIME)
 
-$(B)/bench/%: tests/bench/%.c $(B)/libioctlgen.a
+$(B)/bench/%: tests/bench/%.c $(B)/libioctlreg-core.a $(B)/libioctlgen.a
 	@mkdir -p $(@D)
 	$(quiet) LD $@
-	$(Q)$(CC) $(WARN) $(CFLAGS) -Igenerator -o $@ $< $(B)/libioctlgen.a $(YAML_LIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Igenerator -Ilibioctlreg -o $@ $< $(B)/libioctlreg-core.a \
+		$(B)/libioctlgen.a $(YAML_LIBS)
 
 # The library once with coverage and sanitizers; each harness links it.
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -329,7 +410,7 @@ FUZZ_LIB_OBJ := $(LIB_SRC:generator/%.c=$(B)/fuzz/obj/%.o)
 $(B)/fuzz/obj/%.o: generator/%.c
 	@mkdir -p $(@D)
 	$(quiet) FUZZCC $@
-	$(Q)$(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(YAML_CFLAGS) -Igenerator \
+	$(Q)$(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(YAML_CFLAGS) -Igenerator -Ilibioctlreg \
 		-MMD -MP -c -o $@ $<
 -include $(FUZZ_LIB_OBJ:.o=.d)
 
@@ -371,12 +452,18 @@ ASAN_CLI_OBJ := $(CLI_SRC:generator/cli/%.c=$(B)/asan/obj/cli/%.o)
 $(B)/asan/obj/%.o: generator/%.c
 	@mkdir -p $(@D)
 	$(quiet) ASAN $@
-	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) $(YAML_CFLAGS) -Igenerator -MMD -MP -c -o $@ $<
+	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) $(YAML_CFLAGS) -Igenerator -Ilibioctlreg -MMD -MP -c -o $@ $<
+
+ASAN_REG_OBJ := $(REG_SRC:libioctlreg/%.c=$(B)/asan/obj/ioctlreg/%.o)
+$(B)/asan/obj/ioctlreg/%.o: libioctlreg/%.c
+	@mkdir -p $(@D)
+	$(quiet) ASAN $@
+	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) -Ilibioctlreg -Igenerator -MMD -MP -c -o $@ $<
 
 $(B)/asan/libioctlgen.a: $(ASAN_LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/asan/ioctlgen: $(ASAN_CLI_OBJ) $(B)/asan/libioctlgen.a
+$(B)/asan/ioctlgen: $(ASAN_CLI_OBJ) $(ASAN_REG_OBJ) $(B)/asan/libioctlgen.a
 	$(quiet) LD $@
 	$(Q)$(CLANG) $(SAN_FLAGS) -o $@ $^ $(YAML_LIBS)
 
@@ -384,14 +471,18 @@ $(B)/asan/test-%: tests/unit/test-%.c $(B)/asan/libioctlgen.a
 	$(quiet) LD $@
 	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) -Igenerator -o $@ $< $(B)/asan/libioctlgen.a $(YAML_LIBS)
 
-.PHONY: sanitizers
-sanitizers: $(B)/asan/ioctlgen $(UNIT_PROGS:$(B)/%=$(B)/asan/%)
+$(B)/asan/test-ioctlreg: tests/lookup/test-ioctlreg.c $(ASAN_REG_OBJ) $(B)/asan/libioctlgen.a
+	$(quiet) LD $@
+	$(Q)$(CLANG) $(WARN) -D_ISOC11_SOURCE -O1 -g $(SAN_FLAGS) -Itests/unit/uapi-6.1 -Ilibioctlreg -o $@ $^
 
--include $(ASAN_LIB_OBJ:.o=.d) $(ASAN_CLI_OBJ:.o=.d)
+.PHONY: sanitizers
+sanitizers: $(B)/asan/ioctlgen $(UNIT_PROGS:$(B)/%=$(B)/asan/%) $(B)/asan/test-ioctlreg
+
+-include $(ASAN_LIB_OBJ:.o=.d) $(ASAN_CLI_OBJ:.o=.d) $(ASAN_REG_OBJ:.o=.d)
 
 # ---------------------------------------------------------------- check
 # The suites run two at a time (tests/run) and only read the trees and their
-# exported UAPI: both are made first, two jobs at once once the packages
+# exported UAPI, the lookup table and libioctlreg: all are made first, two jobs at once once the packages
 # are there (the trees unpack while ioctlgen compiles; the model is made
 # while the headers are exported).
 # Their set-up is timed for tests/run's closing budget table.  Results of
@@ -399,7 +490,8 @@ sanitizers: $(B)/asan/ioctlgen $(UNIT_PROGS:$(B)/%=$(B)/asan/%)
 # (tests/lib/rcache.sh: ~/.cache/ioctl-registry); CACHE=0 ignores them.
 check: deps
 	$(Q)mkdir -p $(B) && /usr/bin/time -f '%e %U %S' -o $(B)/check-setup.time \
-		sh -c '$(MAKE) -s -j2 $(B)/ioctlgen $(UNIT_PROGS) tree && $(MAKE) -s -j2 $(MODEL) uapi'
+		sh -c '$(MAKE) -s -j2 $(B)/ioctlgen $(UNIT_PROGS) $(B)/test-ioctlreg $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%) tree && \
+		       $(MAKE) -s -j2 $(MODEL) uapi && $(MAKE) -s lib'
 	$(Q)CHECK_PREP=$(B)/check-setup.time tests/run
 
 # Every known tree, extracted, and its UAPI exported for every ARCH of the

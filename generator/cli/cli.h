@@ -3,7 +3,10 @@
 #ifndef IOCTLGEN_CLI_H
 #define IOCTLGEN_CLI_H
 
+#include <time.h>
+
 #include "ioctlgen.h"
+#include "ioctlreg.h"
 
 /* Exit codes: the registry is wrong (1) is not the same as a bad command line (2). */
 #define EXIT_DATA 1
@@ -19,6 +22,8 @@ int cmd_lint(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
 int cmd_free(int argc, char **argv);
+int cmd_table(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 
 /* The long options every command takes: --spec DIR and --help. */
 enum { OPT_SPEC = 0x100, OPT_HELP };
@@ -106,5 +111,22 @@ int write_model(const char *path, const struct registry *reg);
  * takes a character in C quotes ('T'). */
 bool parse_cli_number(const char *s, uint64_t *out);
 bool parse_cli_uint(const char *s, uint64_t *out);
+
+/* The lookup table of a checked registry read from spec (made then), in
+ * out (cli/table.c).  Returns 0 or EXIT_DATA after saying why. */
+int registry_table(const struct registry *reg, const char *spec, const struct timespec *made,
+		   struct strbuf *out);
+
+/* The table decode and annotate answer from (cli/table_open.c): --spec DIR
+ * given, that registry's, made now; else --table FILE or build/ioctl.table,
+ * unless the spec directory it was made from changed since (then that
+ * registry's, made now, and a note on stderr).  Returns 0, or EXIT_DATA
+ * after saying why. */
+struct cli_table {
+	struct ioctlreg *reg;
+	struct strbuf mem;	/* a table made now */
+};
+int cli_table_open(const char *cmd, const char *spec, const char *table, struct cli_table *t);
+void cli_table_close(struct cli_table *t);
 
 #endif

@@ -18,7 +18,10 @@ static const struct cmd {
 	  "model [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] "
 	  "[--tree KERNEL_TREE] [SPEC_DIR] -o FILE" },
 	{ "dump", cmd_dump, "dump [SPEC_DIR] [-o FILE|-]" },
-	{ "decode", cmd_decode, "decode [--spec SPEC_DIR] [--abi ABI] NUMBER" },
+	{ "decode", cmd_decode,
+	  "decode [--spec SPEC_DIR | --table FILE] [--abi ABI] [--json] [--lines] NUMBER... | -" },
+	{ "annotate", cmd_annotate, "annotate [--spec SPEC_DIR | --table FILE] [--abi ABI] < LOG" },
+	{ "table", cmd_table, "table [SPEC_DIR] -o FILE" },
 	{ "encode", cmd_encode, "encode [--spec SPEC_DIR] {--abi ABI | --layout LAYOUT} DIR TYPE NR SIZE" },
 	{ "free", cmd_free,
 	  "free [--spec SPEC_DIR] [--json] {[--code CODE] [--min N] | "

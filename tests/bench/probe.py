@@ -10,7 +10,13 @@ times (median of RUNS):
             (checked equal to the model's) and decodes the same query mix as
             `bench lookup` with bsearch() over its sorted table, as strace does.
 
-usage: probe.py MODEL BUILD_DIR RUNS        prints "key value" lines"""
+Only what exists in one kernel version is probed, with that version's
+numbers: BUILD_DIR/uapi is the export of the Makefile's KVER tree, the
+oldest version the model knows (a header new in a later version, such as
+6.12's drm/habanalabs_accel.h, is not in it).  PROBE_ABIS="x86_64 ..."
+compiles those ABIs only (the bench's quick mode).
+
+usage: probe.py MODEL BUILD_DIR RUNS [VERSION]   prints "key value" lines"""
 
 import json
 import os
@@ -27,7 +33,19 @@ from ioctltools.cc import Prelude, define_line, stub_dir, stub_flags, typedef_li
 model_path, build, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 with open(model_path, encoding="utf-8") as f:
     model = json.load(f)
+versions = [v["name"] for v in model.get("versions") or []]
+version = sys.argv[4] if len(sys.argv) > 4 else (versions[0] if versions else None)
+only = os.environ.get("PROBE_ABIS", "").split()
 work = os.path.join(build, "bench", "probe")
+
+
+def number_in(c, abi):
+    """The command's number on abi in the probed version, or None."""
+    if version and c.get("versions") and version not in c["versions"]:
+        return None
+    by = (c.get("numbers-by-version") or {}).get(version) if version else None
+    n = (by if by is not None else c["numbers"]).get(abi)
+    return n["number"] if n else None
 os.makedirs(work, exist_ok=True)
 
 MAIN = r"""
@@ -103,14 +121,20 @@ def probe_source(abi_rec):
         m = re.search(r"/headers/arch/([^/]+)/", h["spec"])
         if m and m[1] != abi_rec["arch"]:
             continue    # arch/<arch>/include/uapi: only that ARCH has it
+        if not any(number_in(c, abi) is not None for c in h["commands"]):
+            continue    # not in this version's tree, or nothing to probe
         pre = Prelude.of(h)
         top = [define_line(d) for d in pre.defines] + top
         for i in h.get("includes") or []:
             inc.append(f"#include <{i}>")
         inc += [typedef_line(n, t) for n, t in pre.typedefs]
         inc.append(f"#include <{h['path']}>")
+        # its kernel-internal types (compat structs), as one block: the
+        # lines below are made unique, and a struct's "};" must stay
+        if pre.internal:
+            inc.append("\n".join(pre.internal_lines()))
         for c in h["commands"]:
-            if c["reserved"] or abi not in c["numbers"]:
+            if c["reserved"] or number_in(c, abi) is None:
                 continue
             call = c["name"] + (f"({', '.join('0' for _ in c['params'])})" if c["params"] else "")
             rows.append(f'\t{{ "{c["name"]}", (unsigned int)({call}) }},')
@@ -140,6 +164,8 @@ def median_time(fn):
 
 compiled, skipped = [], []
 for abi in model["abis"]:
+    if only and abi["name"] not in only:
+        continue
     src = os.path.join(work, f"probe-{abi['name']}.c")
     with open(src, "w") as f:
         f.write(probe_source(abi))
@@ -177,8 +203,8 @@ print(f"probe_abis_compiled {len(compiled)}")
 print(f"probe_abis_skipped {' '.join(skipped) or '-'}")
 print(f"probe_compile_all_ms {median_time(compile_all):.1f}")
 print(f"probe_x86_64_ms {median_time(native_run):.1f}")
-want = {c["name"]: c["numbers"]["x86_64"]["number"] for h in model["headers"] for c in h["commands"]
-        if "x86_64" in c["numbers"]}
+want = {c["name"]: number_in(c, "x86_64") for h in model["headers"] for c in h["commands"]
+        if number_in(c, "x86_64") is not None}
 got = dict(line.split() for line in out["numbers"].splitlines())
 bad = [n for n, v in got.items() if int(v) != want.get(n)]
 print(f"probe_x86_64_numbers {len(got)}")

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The registry as libioctlreg's lookup table (table.c). */
+#ifndef IOCTLGEN_TABLE_H
+#define IOCTLGEN_TABLE_H
+
+#include <time.h>
+
+#include "registry.h"
+
+/*
+ * Append the table of a checked registry (registry_check() numbered it) to
+ * out.  spec_dir_abs and made: the spec directory and when it was read, for
+ * the reader's staleness test.  Returns 0, or -1 when it does not fit the
+ * format's 32-bit offsets.
+ */
+int table_build(const struct registry *reg, const char *spec_dir_abs, const struct timespec *made,
+		struct strbuf *out);
+
+#endif
