@@ -35,3 +35,20 @@ html_last_updated_fmt = None
 html_use_index = False
 html_domain_indices = False
 html_favicon = "_static/favicon.svg"
+
+
+# Sphinx 5 still loads jQuery and underscore.js on every page (about 360 KB)
+# for extensions written before 5.2; its own scripts, the theme's and the
+# site's do not use them.  Dropped: a page transfers what it shows.
+_FRAMEWORKS = {"_static/jquery.js", "_static/underscore.js",
+               "_static/_sphinx_javascript_frameworks_compat.js"}
+
+
+def _drop_frameworks(app):
+    files = getattr(app.builder, "script_files", None)
+    if files is not None:
+        files[:] = [f for f in files if getattr(f, "filename", f) not in _FRAMEWORKS]
+
+
+def setup(app):
+    app.connect("builder-inited", _drop_frameworks)
