@@ -26,6 +26,22 @@ CONSUMERS = {
 ORDER = list(CONSUMERS)
 
 
+def lacks_by_name(rows):
+    """The names the registry lacks, each once with the ABIs where the
+    consumer has it with the same value and reason (strace's three tables
+    share most of theirs): [dict(name, value, ..., abis=[ABI])]."""
+    out, at = [], {}
+    for a in rows:
+        for m in a["registry-lacks"]:
+            key = json.dumps([m.get(k) for k in ("name", "value", "registry-names", "elsewhere",
+                                                 "note")])
+            if key not in at:
+                at[key] = dict(m, abis=[])
+                out.append(at[key])
+            at[key]["abis"].append(a["abi"])
+    return out
+
+
 def load(audit_dir):
     """The audit results in audit_dir, in ORDER: [dict]."""
     out = []
@@ -38,6 +54,7 @@ def load(audit_dir):
         title, what = CONSUMERS.get(name, (name, r.get("source", "")))
         r.update(key=name, title=title, what=what)
         r["rows"] = [dict(a, abi=abi) for abi, a in r["abis"].items()]
+        r["lacks"] = lacks_by_name(r["rows"])
         out.append(r)
     out.sort(key=lambda r: (ORDER.index(r["key"]) if r["key"] in ORDER else len(ORDER), r["key"]))
     return out
