@@ -325,8 +325,8 @@ $(B)/fuzz/fuzz-versions: tests/fuzz/fuzz-stage.c $(B)/fuzz/libioctlgen.a
 	$(quiet) FUZZ $@
 	$(Q)$(FUZZ_LINK) -DSTAGE_FILE='"versions.yaml"' -o $@ $< $(B)/fuzz/libioctlgen.a $(YAML_LIBS)
 
-GRAMMAR_SRC := generator/grammar.c generator/grammar_compiler.c
-$(B)/fuzz/fuzz-grammar: tests/fuzz/fuzz-grammar.c $(GRAMMAR_SRC) generator/grammar.h
+GRAMMAR_SRC := $(wildcard generator/grammar*.c)
+$(B)/fuzz/fuzz-grammar: tests/fuzz/fuzz-grammar.c $(GRAMMAR_SRC) generator/grammar.h generator/grammar_int.h
 	@mkdir -p $(@D)
 	$(quiet) FUZZ $@
 	$(Q)$(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -Igenerator -o $@ $< $(GRAMMAR_SRC)
