@@ -142,8 +142,7 @@ define HDRINST
 	$(quiet) HDRINST $(4)
 	$(Q)flock $(2).lock sh -c '[ $(4)/.done -nt $(1)/.extracted ] && exit; rm -rf $(4) && \
 		{ [ $(2)/.tree -nt $(1)/.extracted ] || { rm -rf $(2) && mkdir -p $(2) && touch $(2)/.tree; }; } && \
-		MAKEFLAGS= $(MAKE) -s -C $(1) O=$(CURDIR)/$(2) ARCH=$(3) INSTALL_HDR_PATH=$(CURDIR)/$(4) \
-		headers_install >/dev/null && touch $(4)/.done'
+		tools/headers-install $(1) $(CURDIR)/$(2) $(3) $(CURDIR)/$(4) >/dev/null && touch $(4)/.done'
 endef
 $(B)/uapi/%/.done: $(KSRC)/.extracted
 	$(call HDRINST,$(KSRC),$(B)/kobj-hdr,$*,$(B)/uapi/$*)
