@@ -6,6 +6,7 @@
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -31,6 +32,33 @@ def tap(ok, text, detail=None):
     """ok/not ok N - text; on failure, the first 40 lines of detail."""
     lines = str(detail).rstrip("\n").split("\n")[:40] if detail else []
     return taplib.check(ok, text, ["  " + line for line in lines])
+
+
+def need_ioctlgen(what):
+    """build/ioctlgen, or None after a failed test that says what needs it."""
+    ioctlgen = os.path.join(TOP, "build/ioctlgen")
+    if os.path.exists(ioctlgen):
+        return ioctlgen
+    tap(False, f"{what}: build/ioctlgen is missing (make)")
+    return None
+
+
+def copy_spec(spec, d):
+    """A copy of the registry spec to change, d/spec."""
+    out = os.path.join(d, "spec")
+    shutil.copytree(spec, out)
+    return out
+
+
+def model_of(ioctlgen, spec, path, what):
+    """ioctlgen's model of spec, written to path and read; None after a
+    failed test, what, with ioctlgen's complaint."""
+    r = run([ioctlgen, "model", spec, "-o", path])
+    if r.returncode:
+        tap(False, what, r.stderr[-800:])
+        return None
+    with open(path) as f:
+        return json.load(f)
 
 
 def need_tree():

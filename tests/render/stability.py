@@ -13,8 +13,8 @@ import shutil
 import tempfile
 import time
 
-from common import KSRC, TOP, PY, define_line, first_diff, fixture, need_tree, render, \
-    rendered, run, tap, taplib
+from common import KSRC, TOP, PY, copy_spec, define_line, first_diff, fixture, model_of, \
+    need_ioctlgen, need_tree, render, rendered, run, tap, taplib
 import renderlib  # noqa: E402 (common puts generator/ on sys.path)
 
 
@@ -111,13 +111,11 @@ def test_type_change():
     tap(before == "#define BLKGETDISKSEQ _IOR(0x12,128,__u64)" and
         after == "#define BLKGETDISKSEQ _IOR(0x12, 128, __u32)",
         "a changed argument type in the model changes the rendered #define", f"{before}\n{after}")
-    ioctlgen = os.path.join(TOP, "build/ioctlgen")
-    if not os.path.exists(ioctlgen):
-        tap(False, "spec to header: build/ioctlgen is missing (make)")
+    ioctlgen = need_ioctlgen("spec to header")
+    if not ioctlgen:
         return
     with tempfile.TemporaryDirectory() as d:
-        spec = os.path.join(d, "spec")
-        shutil.copytree(os.path.join(TOP, "spec"), spec)
+        spec = copy_spec(os.path.join(TOP, "spec"), d)
         fs = os.path.join(spec, "headers/linux/fs.yaml")
         with open(fs) as f:
             text = f.read()
@@ -154,19 +152,15 @@ def test_plain():
     """Commands spelled as plain numbers are no _IO* macros: the rendered
     headers do not change for them, and a header that has only such
     commands is not rendered at all (no marker, no patch)."""
-    ioctlgen = os.path.join(TOP, "build/ioctlgen")
-    if not os.path.exists(ioctlgen):
-        tap(False, "plain numbers: build/ioctlgen is missing (make)")
+    ioctlgen = need_ioctlgen("plain numbers")
+    if not ioctlgen:
         return
     with tempfile.TemporaryDirectory() as d:
-        spec = os.path.join(d, "spec")
-        shutil.copytree(os.path.join(TOP, "tests/fixtures/render/spec"), spec)
-        r = run([ioctlgen, "model", spec, "-o", os.path.join(d, "before.json")])
-        if r.returncode:
-            tap(False, "plain numbers: ioctlgen models the fixture", r.stderr[-800:])
+        spec = copy_spec(os.path.join(TOP, "tests/fixtures/render/spec"), d)
+        m1 = model_of(ioctlgen, spec, os.path.join(d, "before.json"),
+                      "plain numbers: ioctlgen models the fixture")
+        if m1 is None:
             return
-        with open(os.path.join(d, "before.json")) as f:
-            m1 = json.load(f)
         with open(os.path.join(spec, "headers/linux/fs.yaml"), "a") as f:
             f.write("  - name: FS_PLAIN\n    number: 0x1260\n    passes: int\n"
                     "    doc: A plain number among the _IO* commands.\n")
@@ -174,12 +168,10 @@ def test_plain():
             f.write("# SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note\n"
                     "header: linux/sockios.h\ndoc: Only plain numbers.\ncommands:\n"
                     "  - name: SIOCGIFCONF\n    number: 0x8912\n    doc: Get the interfaces.\n")
-        r = run([ioctlgen, "model", spec, "-o", os.path.join(d, "model.json")])
-        if r.returncode:
-            tap(False, "plain numbers: ioctlgen models the fixture with plain numbers", r.stderr[-800:])
+        m2 = model_of(ioctlgen, spec, os.path.join(d, "model.json"),
+                      "plain numbers: ioctlgen models the fixture with plain numbers")
+        if m2 is None:
             return
-        with open(os.path.join(d, "model.json")) as f:
-            m2 = json.load(f)
         plain = [c["name"] for h in m2["headers"] for c in h["commands"] if c["number"] is not None]
         before, after = rendered(m1), rendered(m2)
         same = before == after
