@@ -103,6 +103,24 @@ def history_lines(e):
             if v is not None]
 
 
+def entry_tail(e, variant_key):
+    """The lines a command entry (Entry, NamedEntry) ends with: since and
+    removed, abi-change, accept, its variants (each its abis, the line
+    variant_key(v) and its doc), its doc."""
+    out = history_lines(e)
+    if e.abi_change:
+        out.append(f"    abi-change: {scalar(e.abi_change)}\n")
+    if e.accept:
+        out.append(f"    accept: {flow_list(e.accept)}\n")
+    if e.variants:
+        out.append("    variants:\n")
+        for v in e.variants:
+            out.append(f"      - abis: {flow_list(v.abis)}\n" + variant_key(v))
+            out.append(text_field("doc", v.doc, 8))
+    out.append(text_field("doc", e.doc, 4))
+    return out
+
+
 def c_int(text):
     """The value of a magic, nr or nr-count as written: a C char literal or an integer."""
     if isinstance(text, int):
@@ -244,17 +262,7 @@ class Entry:
             out.append(text_field("doc", lg.doc, 6))
             if lg.abi_break:
                 out.append(text_field("abi-break", lg.abi_break, 6))
-        out += history_lines(self)
-        if self.abi_change:
-            out.append(f"    abi-change: {scalar(self.abi_change)}\n")
-        if self.accept:
-            out.append(f"    accept: {flow_list(self.accept)}\n")
-        if self.variants:
-            out.append("    variants:\n")
-            for v in self.variants:
-                out.append(f"      - abis: {flow_list(v.abis)}\n        nr: {v.nr}\n")
-                out.append(text_field("doc", v.doc, 8))
-        out.append(text_field("doc", self.doc, 4))
+        out += entry_tail(self, lambda v: f"        nr: {v.nr}\n")
         return "".join(out)
 
 
@@ -538,15 +546,5 @@ class NamedEntry(NoMacroEntry):
         out = [f"  - name: {self.name}\n    alias-of: {self.alias_of}\n"]
         if self.passes:
             out.append(f"    passes: {scalar(self.passes)}\n")
-        out += history_lines(self)
-        if self.abi_change:
-            out.append(f"    abi-change: {scalar(self.abi_change)}\n")
-        if self.accept:
-            out.append(f"    accept: {flow_list(self.accept)}\n")
-        if self.variants:
-            out.append("    variants:\n")
-            for v in self.variants:
-                out.append(f"      - abis: {flow_list(v.abis)}\n        alias-of: {v.alias_of}\n")
-                out.append(text_field("doc", v.doc, 8))
-        out.append(text_field("doc", self.doc, 4))
+        out += entry_tail(self, lambda v: f"        alias-of: {v.alias_of}\n")
         return "".join(out)
