@@ -13,7 +13,7 @@ import functools
 import os
 import re
 import sys
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import KW_ONLY, dataclass, field, fields, replace
 
 import yaml
 
@@ -266,14 +266,24 @@ class Entry:
         return "".join(out)
 
 
+@dataclass
 class NoMacroEntry:
     """What the importer asks of every entry, for the ones the header writes
     without the _IO* macros: no argument type, never reserved, no family, no
-    legacy spelling."""
+    legacy spelling.  The fields both kinds have (keywords only, after each
+    kind's own)."""
+    _: KW_ONLY
+    doc: str = ""
+    passes: str | None = None
+    accept: list = field(default_factory=list)
+    line: int = 0		# in the header, for the order of the entries
+    since: str | None = None
+    removed: str | None = None
     reserved = False
     nr_param = None
     legacy = None
     type = None
+    abi_change = None	# entry_tail() asks; the dump gives none of these one
 
     def types(self):
         return []
@@ -286,12 +296,6 @@ class PlainEntry(NoMacroEntry):
     type it passes when the registry says (hand-written, never imported)."""
     name: str
     number: str			# as written: 0x5401
-    doc: str = ""
-    passes: str | None = None
-    accept: list = field(default_factory=list)
-    line: int = 0		# in the header, for the order of the entries
-    since: str | None = None
-    removed: str | None = None
 
     @classmethod
     def from_registry(cls, c):
@@ -512,13 +516,7 @@ class NamedEntry(NoMacroEntry):
     another on some ABIs (SIOCGSTAMP is SIOCGSTAMP_NEW under time64)."""
     name: str
     alias_of: str
-    doc: str = ""
     variants: list = field(default_factory=list)	# NameVariant
-    passes: str | None = None
-    accept: list = field(default_factory=list)
-    line: int = 0		# in the header, for the order of the entries
-    since: str | None = None
-    removed: str | None = None
 
     @classmethod
     def from_registry(cls, c):
