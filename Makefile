@@ -223,8 +223,7 @@ define HDRINST
 	$(quiet) HDRINST $(4)
 	$(Q)flock $(2).lock sh -c '[ $(4)/.done -nt $(1)/.extracted ] && exit; rm -rf $(4) && \
 		{ [ $(2)/.tree -nt $(1)/.extracted ] || { rm -rf $(2) && mkdir -p $(2) && touch $(2)/.tree; }; } && \
-		MAKEFLAGS= $(MAKE) -s -C $(1) O=$(CURDIR)/$(2) ARCH=$(3) INSTALL_HDR_PATH=$(CURDIR)/$(4) \
-		headers_install >/dev/null && touch $(4)/.done'
+		tools/headers-install $(1) $(CURDIR)/$(2) $(3) $(CURDIR)/$(4) >/dev/null && touch $(4)/.done'
 endef
 $(B)/uapi/%/.done: $(KSRC)/.extracted
 	$(call HDRINST,$(KSRC),$(B)/kobj-hdr,$*,$(B)/uapi/$*)
@@ -433,8 +432,8 @@ $(B)/fuzz/fuzz-versions: tests/fuzz/fuzz-stage.c $(B)/fuzz/libioctlgen.a
 	$(quiet) FUZZ $@
 	$(Q)$(FUZZ_LINK) -DSTAGE_FILE='"versions.yaml"' -o $@ $< $(B)/fuzz/libioctlgen.a $(YAML_LIBS)
 
-GRAMMAR_SRC := generator/grammar.c generator/grammar_compiler.c
-$(B)/fuzz/fuzz-grammar: tests/fuzz/fuzz-grammar.c $(GRAMMAR_SRC) generator/grammar.h
+GRAMMAR_SRC := $(wildcard generator/grammar*.c)
+$(B)/fuzz/fuzz-grammar: tests/fuzz/fuzz-grammar.c $(GRAMMAR_SRC) generator/grammar.h generator/grammar_int.h
 	@mkdir -p $(@D)
 	$(quiet) FUZZ $@
 	$(Q)$(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -Igenerator -o $@ $< $(GRAMMAR_SRC)

@@ -44,11 +44,6 @@ const char *grammar_check(enum grammar g, const char *s, size_t *at, char *buf, 
 void grammar_constants(enum grammar g, const char *s,
 		       void (*fn)(void *ctx, const char *name, size_t len, size_t at), void *ctx);
 
-/* The compiler grammars (grammar_compiler.c), for grammar_check(): NULL
- * or what is wrong, with *at its byte offset in s. */
-const char *compiler_problem(const char *s, size_t *at);
-const char *cflag_problem(const char *s, size_t *at);
-
 /* Replace each control character in s (newlines too) and each invisible
  * one by '?', in place: for messages that quote spec text. */
 void text_defang(char *s);

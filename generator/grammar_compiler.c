@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "grammar.h"
+#include "grammar_int.h"
 
 static bool in(char c, const char *set)
 {

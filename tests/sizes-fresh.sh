@@ -140,6 +140,42 @@ PY
 absent_diff() {
 	/usr/bin/python3 "$tmp/absent.py" "$1"
 }
+# absent_case DIR TEXT <<'PY' ... PY: tools/measure-sizes on the fixture
+# registry DIR, then absent_diff of its output: one test, TEXT.
+absent_case() {
+	local d=$1 text=$2 rc
+	if tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1 </dev/null; then
+		absent_diff "$d/out" >"$d.diff"
+		rc=$?
+		[ $rc -eq 0 ] || diag <"$d.diff"
+		check "$text" [ $rc -eq 0 ]
+	else
+		diag <"$d.log"
+		not_ok "${text%%:*}: tools/measure-sizes runs on the fixture"
+	fi
+}
+# refused [-n] EXIT TEXT MESSAGE... -- ARG...: tools/measure-sizes ARG...
+# (its output in $d.log) exits EXIT and prints every MESSAGE; -n: and
+# writes nothing into $d/out.  One test, TEXT.
+refused() {
+	local empty=0 want text msgs=() brc m good=1
+	[ "$1" = -n ] && { empty=1; shift; }
+	want=$1 text=$2
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do msgs+=("$1"); shift; done
+	shift
+	tools/measure-sizes "$@" >"$d.log" 2>&1
+	brc=$?
+	[ $brc -eq "$want" ] || good=0
+	for m in "${msgs[@]}"; do grep -qF -- "$m" "$d.log" || good=0; done
+	[ $empty -eq 0 ] || ! ls "$d/out"/*.yaml >/dev/null 2>&1 || good=0
+	if [ $good -eq 1 ]; then
+		ok "$text"
+	else
+		diag <"$d.log"
+		not_ok "$text (exit $brc)"
+	fi
+}
 
 fixture() {	# dir header [includes]: a registry of the one header
 	mkdir -p "$1/headers/$(dirname "$2")"
@@ -178,8 +214,7 @@ mkdir -p "$d/headers/arch/sparc/asm"
 	printf '%s\nheader: asm/ioctls.h\narch: sparc\ndoc: A test header.\ncommands:\n' "$spdx"
 	cmd TIOCGPTN read "\"'t'\"" 134 "unsigned int"
 } >"$d/headers/arch/sparc/asm/ioctls.yaml"
-if tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1; then
-	absent_diff "$d/out" >"$d.diff" <<'PY'
+absent_case "$d" "absent commands: an unexported header, an x86-only type, a macro powerpc lacks, asm-generic" <<'PY'
 all3 = ["KVM_GET_API_VERSION", "KVM_GET_PIT2", "KVM_GET_REGS"]
 want = {"x86_64": [], "i386": [], "x32": [], "arm64": ["KVM_GET_PIT2"],
         "powerpc64le": ["KVM_GET_PIT2", "TCGETS2", "TIOCGPTN"],
@@ -192,13 +227,6 @@ want = {"x86_64": [], "i386": [], "x32": [], "arm64": ["KVM_GET_PIT2"],
         "sh4": ["BLKPG"] + all3 + ["TIOCGPTN"],
         "riscv64": ["KVM_GET_PIT2"], "s390x": ["KVM_GET_PIT2"]}
 PY
-	rc=$?
-	[ $rc -eq 0 ] || diag <"$d.diff"
-	check "absent commands: an unexported header, an x86-only type, a macro powerpc lacks, asm-generic" [ $rc -eq 0 ]
-else
-	diag <"$d.log"
-	not_ok "absent commands: tools/measure-sizes runs on the fixture"
-fi
 
 # Commands spelled as plain numbers: asm-generic/ioctls.h writes TCGETS 0x5401 and
 # reaches only x86 and arm64 userspace; mips' own asm/ioctls.h writes TCGETS 0x540d;
@@ -216,8 +244,7 @@ mkdir -p "$d/headers/arch/mips/asm"
 	printf '%s\nheader: asm/ioctls.h\narch: mips\ndoc: A test header.\ncommands:\n' "$spdx"
 	plain TCGETS 0x540d
 } >"$d/headers/arch/mips/asm/ioctls.yaml"
-if tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1; then
-	absent_diff "$d/out" >"$d.diff" <<'PY'
+absent_case "$d" "plain numbers: absent where asm-generic/ioctls.h is not included, present where defined" <<'PY'
 want = {"x86_64": [], "i386": [], "x32": [], "arm64": [], "powerpc64le": ["TCGETS"],
         "mips": ["asm-generic/ioctls.h:TCGETS"], "sparc64": ["TCGETS"], "alpha": ["TCGETS"],
         "parisc": ["TCGETS"], "armhf": [], "m68k": [], "riscv64": [], "s390x": [],
@@ -225,13 +252,6 @@ want = {"x86_64": [], "i386": [], "x32": [], "arm64": [], "powerpc64le": ["TCGET
         # include asm-generic/ioctls.h
         "sh4": ["TCGETS"]}
 PY
-	rc=$?
-	[ $rc -eq 0 ] || diag <"$d.diff"
-	check "plain numbers: absent where asm-generic/ioctls.h is not included, present where defined" [ $rc -eq 0 ]
-else
-	diag <"$d.log"
-	not_ok "plain numbers: tools/measure-sizes runs on the fixture"
-fi
 
 # A plain number for a name the header builds with _IOR (powerpc's TCGETS) exists
 # on no ABI: an error, not an absence.
@@ -242,43 +262,24 @@ cp "$spec/abis.yaml" "$spec/layouts.yaml" "$spec/magic.yaml" "$spec/versions.yam
 	printf '%s\nheader: asm/ioctls.h\narch: powerpc\ndoc: A test header.\ncommands:\n' "$spdx"
 	plain TCGETS 0x5401
 } >"$d/headers/arch/powerpc/asm/ioctls.yaml"
-tools/measure-sizes -v -o "$d/out" "$d" "$build" >"$d.log" 2>&1
-brc=$?
-if [ $brc -eq 1 ] && grep -qF "ioctls.yaml:6:5: error: TCGETS is defined on no ABI" "$d.log" &&
-   grep -qF "defines it with the ioctl macros, not as a plain number" "$d.log"; then
-	ok "a plain number the header builds with the ioctl macros is an error"
-else
-	diag <"$d.log"
-	not_ok "a plain number the header builds with the ioctl macros is an error (exit $brc)"
-fi
+refused 1 "a plain number the header builds with the ioctl macros is an error" \
+	"ioctls.yaml:6:5: error: TCGETS is defined on no ABI" \
+	"defines it with the ioctl macros, not as a plain number" -- -v -o "$d/out" "$d" "$build"
 
 # A type that does not compile on x86_64 is an error at its spec line, nothing written.
 d=$tmp/bad
 fixture "$d" linux/fs.h
 cmd BOGUS read 0x12 1 "struct no_such_type" >>"$d/headers/linux/fs.yaml"
-tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1
-brc=$?
-want="$d/headers/linux/fs.yaml:5:5: error: type 'struct no_such_type' does not compile for ABI x86_64"
-if [ $brc -eq 1 ] && grep -qF "$want" "$d.log" && ! ls "$d/out"/*.yaml >/dev/null 2>&1; then
-	ok "a type that does not compile is reported at its spec line, nothing written"
-else
-	diag <"$d.log"
-	not_ok "a type that does not compile is reported at its spec line (exit $brc)"
-fi
+refused -n 1 "a type that does not compile is reported at its spec line, nothing written" \
+	"$d/headers/linux/fs.yaml:5:5: error: type 'struct no_such_type' does not compile for ABI x86_64" \
+	-- -o "$d/out" "$d" "$build"
 
 # A C library header the toolchain lacks is an error, not an absence.
 d=$tmp/libc
 fixture "$d" linux/fs.h sys/no_such_header.h
 cmd BLKROSET write 0x12 93 int >>"$d/headers/linux/fs.yaml"
-tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1
-brc=$?
-if [ $brc -eq 1 ] && grep -qF "cannot find <sys/no_such_header.h>, a C library header" "$d.log" &&
-   ! ls "$d/out"/*.yaml >/dev/null 2>&1; then
-	ok "a missing C library header is an error, not an absence"
-else
-	diag <"$d.log"
-	not_ok "a missing C library header is an error, not an absence (exit $brc)"
-fi
+refused -n 1 "a missing C library header is an error, not an absence" \
+	"cannot find <sys/no_such_header.h>, a C library header" -- -o "$d/out" "$d" "$build"
 
 # A command that no ABI defines is an error: fs.h writes a copy of blkpg.h's
 # BLKPG inside #if 0.  (A command the header does not write at all is one
@@ -286,14 +287,8 @@ fi
 d=$tmp/nowhere
 fixture "$d" linux/fs.h
 cmd BLKPG none 0x12 105 >>"$d/headers/linux/fs.yaml"
-tools/measure-sizes -o "$d/out" "$d" "$build" >"$d.log" 2>&1
-brc=$?
-if [ $brc -eq 1 ] && grep -qF "fs.yaml:5:5: error: BLKPG is defined on no ABI" "$d.log"; then
-	ok "a command that no ABI defines is an error"
-else
-	diag <"$d.log"
-	not_ok "a command that no ABI defines is an error (exit $brc)"
-fi
+refused 1 "a command that no ABI defines is an error" \
+	"fs.yaml:5:5: error: BLKPG is defined on no ABI" -- -o "$d/out" "$d" "$build"
 # --version: only what exists in that kernel version is measured.  BLKPG
 # (fs.h's #if 0 copy, an error when measured) is new in 6.12 here, and so
 # is every command of nsfs.h: with --version 6.1 neither is probed.
@@ -317,12 +312,6 @@ else
 	diag <"$d.log"
 	not_ok "--version 6.1 measures only 6.1's commands"
 fi
-tools/measure-sizes --version 6.13 -o "$d.out13" "$d" "$build" >"$d.log" 2>&1
-brc=$?
-if [ $brc -eq 2 ] && grep -qF "version '6.13' is none the registry knows" "$d.log"; then
-	ok "--version of a version the registry does not know is refused"
-else
-	diag <"$d.log"
-	not_ok "--version of a version the registry does not know is refused (exit $brc)"
-fi
+refused 2 "--version of a version the registry does not know is refused" \
+	"version '6.13' is none the registry knows" -- --version 6.13 -o "$d.out13" "$d" "$build"
 tap_done

@@ -13,7 +13,7 @@ import functools
 import os
 import re
 import sys
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import KW_ONLY, dataclass, field, fields, replace
 
 import yaml
 
@@ -101,6 +101,24 @@ def history_lines(e):
     """The since and removed lines of an entry, versions always quoted."""
     return [f'    {k}: "{v}"\n' for k, v in (("since", e.since), ("removed", e.removed))
             if v is not None]
+
+
+def entry_tail(e, variant_key):
+    """The lines a command entry (Entry, NamedEntry) ends with: since and
+    removed, abi-change, accept, its variants (each its abis, the line
+    variant_key(v) and its doc), its doc."""
+    out = history_lines(e)
+    if e.abi_change:
+        out.append(f"    abi-change: {scalar(e.abi_change)}\n")
+    if e.accept:
+        out.append(f"    accept: {flow_list(e.accept)}\n")
+    if e.variants:
+        out.append("    variants:\n")
+        for v in e.variants:
+            out.append(f"      - abis: {flow_list(v.abis)}\n" + variant_key(v))
+            out.append(text_field("doc", v.doc, 8))
+    out.append(text_field("doc", e.doc, 4))
+    return out
 
 
 def c_int(text):
@@ -244,28 +262,28 @@ class Entry:
             out.append(text_field("doc", lg.doc, 6))
             if lg.abi_break:
                 out.append(text_field("abi-break", lg.abi_break, 6))
-        out += history_lines(self)
-        if self.abi_change:
-            out.append(f"    abi-change: {scalar(self.abi_change)}\n")
-        if self.accept:
-            out.append(f"    accept: {flow_list(self.accept)}\n")
-        if self.variants:
-            out.append("    variants:\n")
-            for v in self.variants:
-                out.append(f"      - abis: {flow_list(v.abis)}\n        nr: {v.nr}\n")
-                out.append(text_field("doc", v.doc, 8))
-        out.append(text_field("doc", self.doc, 4))
+        out += entry_tail(self, lambda v: f"        nr: {v.nr}\n")
         return "".join(out)
 
 
+@dataclass
 class NoMacroEntry:
     """What the importer asks of every entry, for the ones the header writes
     without the _IO* macros: no argument type, never reserved, no family, no
-    legacy spelling."""
+    legacy spelling.  The fields both kinds have (keywords only, after each
+    kind's own)."""
+    _: KW_ONLY
+    doc: str = ""
+    passes: str | None = None
+    accept: list = field(default_factory=list)
+    line: int = 0		# in the header, for the order of the entries
+    since: str | None = None
+    removed: str | None = None
     reserved = False
     nr_param = None
     legacy = None
     type = None
+    abi_change = None	# entry_tail() asks; the dump gives none of these one
 
     def types(self):
         return []
@@ -278,12 +296,6 @@ class PlainEntry(NoMacroEntry):
     type it passes when the registry says (hand-written, never imported)."""
     name: str
     number: str			# as written: 0x5401
-    doc: str = ""
-    passes: str | None = None
-    accept: list = field(default_factory=list)
-    line: int = 0		# in the header, for the order of the entries
-    since: str | None = None
-    removed: str | None = None
 
     @classmethod
     def from_registry(cls, c):
@@ -504,13 +516,7 @@ class NamedEntry(NoMacroEntry):
     another on some ABIs (SIOCGSTAMP is SIOCGSTAMP_NEW under time64)."""
     name: str
     alias_of: str
-    doc: str = ""
     variants: list = field(default_factory=list)	# NameVariant
-    passes: str | None = None
-    accept: list = field(default_factory=list)
-    line: int = 0		# in the header, for the order of the entries
-    since: str | None = None
-    removed: str | None = None
 
     @classmethod
     def from_registry(cls, c):
@@ -538,15 +544,5 @@ class NamedEntry(NoMacroEntry):
         out = [f"  - name: {self.name}\n    alias-of: {self.alias_of}\n"]
         if self.passes:
             out.append(f"    passes: {scalar(self.passes)}\n")
-        out += history_lines(self)
-        if self.abi_change:
-            out.append(f"    abi-change: {scalar(self.abi_change)}\n")
-        if self.accept:
-            out.append(f"    accept: {flow_list(self.accept)}\n")
-        if self.variants:
-            out.append("    variants:\n")
-            for v in self.variants:
-                out.append(f"      - abis: {flow_list(v.abis)}\n        alias-of: {v.alias_of}\n")
-                out.append(text_field("doc", v.doc, 8))
-        out.append(text_field("doc", self.doc, 4))
+        out += entry_tail(self, lambda v: f"        alias-of: {v.alias_of}\n")
         return "".join(out)

@@ -82,29 +82,18 @@ rm -f "$GEN/kmod/"*.ko
 objs=() skip_prefixes=()	# the guest lines of the units left out
 declare -A left_out=()	# unit -> the first errors of its compiler
 while read -r g _; do objs+=("$g"); done <"$GEN/kmod/groups"
-members() { awk -v g="$1" '$1 == g { $1 = ""; print }' "$GEN/kmod/groups"; }
-# Build; split the groups that failed, leave out the units that failed;
-# again until nothing more fails.
-while :; do
-	kbuild $(printf '%s.o\n' "${objs[@]}")
-	run kmod kmake -k M="$GEN/kmod" modules && break
-	left=()
-	# The objects make says it failed on (a stale one may still exist).
-	bad=" $(sed -n 's|.*/\([gh][0-9]*\)\.o\] Error.*|\1|p' "$LOG/kmod.log" | tr '\n' ' ') "
-	for o in "${objs[@]}"; do
-		if [[ $bad != *" $o "* ]]; then
-			left+=("$o")
-		elif [[ $o == g* ]]; then
-			for i in $(members "$o"); do left+=("h$i"); done
-		else
-			left_out[${o#h}]=$(awk -v o="/$o.o" 'index($0, "CC [M]") { on = index($0, o) > 0 } on && /: error/' \
-				"$LOG/kmod.log" | head -5 | sed 's/^/# /')
-		fi
-	done
-	# Nothing split or left out this round: the build fails for another reason.
-	[ "${left[*]}" = "${objs[*]}" ] && break
-	objs=("${left[@]}")
-done
+x86_build() { kbuild $(printf '%s.o\n' "${objs[@]}"); run kmod kmake -k M="$GEN/kmod" modules; }
+# A failed group: its units in its place; a failed unit: left out.
+group_failed() {
+	local i
+	if [[ $1 == g* ]]; then
+		for i in $(group_members "$GEN/kmod/groups" "$1"); do left+=("h$i"); done
+	else
+		left_out[${1#h}]=$(awk -v o="/$1.o" 'index($0, "CC [M]") { on = index($0, o) > 0 } on && /: error/' \
+			"$LOG/kmod.log" | head -5 | sed 's/^/# /')
+	fi
+}
+build_groups x86_build "$LOG/kmod.log" '.*/'
 # Some uapi headers need what only userspace or the kernel's own header of
 # that name provides; the user tests still check their numbers on every
 # ABI.  Reported in unit order: which round of make finds a unit varies.

@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/use-tree, steps 4 to 7 and the publishing: the project's tools on
+the snapshot and the copy of the registry in run/ (import, sizes, check,
+model, patches), each with its log in run/log; then run/'s results moved
+to build/tree/NAME/, and the change to spec/ as a patch."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from . import IOCTLGEN, PY, TOP, Fail, rel, say
+
+
+def run_tool(name, cmd, logdir, cwd=TOP, env=None, ok=(0,)):
+    """Run one tool, its output in logdir/name.log; Fail unless its exit
+    status is in ok.  Returns (status, output)."""
+    log = os.path.join(logdir, f"{name}.log")
+    with open(log, "w") as lf:
+        r = subprocess.run(cmd, cwd=cwd, stdout=lf, stderr=subprocess.STDOUT, env=env)
+    with open(log, errors="replace") as f:
+        out = f.read()
+    if r.returncode not in ok:
+        raise Fail(f"{name} failed (exit {r.returncode}; {rel(log)}):\n"
+                   + "\n".join(out.splitlines()[-25:]))
+    return r.returncode, out
+
+
+def warnings_of(text):
+    return [l for l in text.splitlines() if ": warning: " in l or l.startswith("warning:")]
+
+
+def commands_by_version(doc, version):
+    return {(h["path"], h["arch"], c["name"]) for h in doc["headers"]
+            for c in h["commands"] if version in (c.get("versions") or [])}
+
+
+def fmt_cmds(keys, limit=12):
+    names = sorted(f"{n} ({p}{' ' + a if a else ''})" for p, a, n in keys)
+    more = f", ... ({len(names) - limit} more)" if len(names) > limit else ""
+    return ", ".join(names[:limit]) + more
+
+
+def spec_diff(spec_from, W):
+    """The change from spec_from to W/spec as a patch git apply takes in
+    the project (a/spec/..., b/spec/...); its --stat."""
+    # both paths as the labels below name them, relative to the project
+    r = subprocess.run(["diff", "-ruN", spec_from, rel(os.path.join(W, "spec"))],
+                       capture_output=True, cwd=TOP)
+    if r.returncode > 1:
+        raise Fail(f"diff -ruN {spec_from} {rel(W)}/spec: {r.stderr.decode(errors='replace')}")
+    a, b = spec_from.rstrip("/") + "/", rel(os.path.join(W, "spec")) + "/"
+    lines = []
+    for line in r.stdout.decode("utf-8", "surrogateescape").splitlines(keepends=True):
+        if line.startswith("--- " + a):
+            line = "--- a/spec/" + line[4 + len(a):]
+        elif line.startswith("+++ " + b):
+            line = "+++ b/spec/" + line[4 + len(b):]
+        elif line.startswith("diff -ruN "):
+            line = line.replace(" " + a, " a/spec/", 1).replace(" " + b, " b/spec/", 1)
+        lines.append(line)
+    path = os.path.join(W, "spec.diff")
+    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.writelines(lines)
+    if not lines:
+        return path, ""
+    st = subprocess.run(["git", "apply", "--stat", path], capture_output=True, text=True, cwd=TOP)
+    return path, st.stdout.rstrip()
+
+
+def import_step(version, oldest, uapi, src, spec, logdir, jobs, summary):
+    """Step 4: the tree's commands and magic-code table into the copy; the
+    importers' warnings.  A maintainer's decision the importer needs goes
+    to summary."""
+    left = "left-out.txt" if version == oldest else f"left-out-{version}.txt"
+    say("IMPORT", f"{rel(spec)}/headers (tools/import-uapi --version {version})")
+    st, out = run_tool("import-uapi", [PY, "tools/import-uapi", "-q", "-j", str(jobs),
+                                       "--version", version, "--uapi", rel(uapi),
+                                       "--tree", rel(src), "--spec", rel(spec),
+                                       "--left-out", rel(os.path.join(spec, left))],
+                       logdir, ok=(0, 1))
+    import_notes = warnings_of(out)
+    if st == 1:
+        maint = [l for l in out.splitlines() if ": warning: " not in l and l.strip()]
+        summary.append(f"import: exit 1, the registry needs a maintainer's decision "
+                       f"({rel(logdir)}/import-uapi.log):")
+        summary += ["  " + l for l in maint[:10]]
+    say("IMPORT", f"{rel(spec)}/magic.yaml (tools/import-ioctl-number --version {version})")
+    _, out = run_tool("import-ioctl-number", [PY, "tools/import-ioctl-number", "--quiet",
+                                              "--version", version, "--spec", rel(spec),
+                                              rel(src)], logdir)
+    return import_notes + warnings_of(out)
+
+
+def sizes_step(version, uapi, spec, W, logdir, jobs):
+    """Step 5: measure-sizes into the copy; its closing line."""
+    say("SIZES", f"{rel(spec)}/sizes (tools/measure-sizes --version {version})")
+    _, out = run_tool("measure-sizes", [PY, "tools/measure-sizes", "-j", str(jobs),
+                                        "--version", version, "--uapi", rel(uapi),
+                                        rel(spec), rel(W)], logdir)
+    return (out.strip().splitlines() or [""])[-1].strip()
+
+
+def check_step(spec, run):
+    """Step 6: ioctlgen check of the copy, all of it in run/check.log;
+    Fail on errors.  Its summary line."""
+    r = subprocess.run([IOCTLGEN, "check", rel(spec)], capture_output=True, text=True)
+    check_log = os.path.join(run, "check.log")
+    with open(check_log, "w") as f:
+        f.write(r.stdout + r.stderr)
+    if r.returncode not in (0, 1):
+        raise Fail(f"ioctlgen check {rel(spec)} failed (exit {r.returncode}):\n{r.stderr}")
+    diag = (r.stdout + r.stderr).splitlines()
+    errors = [l for l in diag if ": error: " in l]
+    warns = [l for l in diag if ": warning: " in l]
+    by_rule = {}
+    for l in warns:
+        m = re.search(r"\[([a-z0-9-]+)\]$", l)
+        by_rule[m.group(1) if m else "?"] = by_rule.get(m.group(1) if m else "?", 0) + 1
+    rules = ", ".join(f"{k} {v}" for k, v in sorted(by_rule.items(), key=lambda x: -x[1]))
+    check_line = f"{len(errors)} errors, {len(warns)} warnings" + (f" ({rules})" if rules else "")
+    say("CHECK", f"{rel(spec)}: {check_line}")
+    if errors:
+        print("\n".join(errors[:40]), file=sys.stderr)
+        raise Fail(f"ioctlgen check: {len(errors)} errors in the copy {rel(spec)} "
+                   f"(above; all in {rel(check_log)}).  Fix them in a copy of it and "
+                   "run again with TREE_SPEC=that copy (--spec)")
+    return check_line
+
+
+def model_step(src, run, logdir):
+    """Step 6: run/model.json, read.  The model names its spec files as
+    spec/...: the series' notes say so."""
+    say("MODEL", f"{rel(run)}/model.json")
+    run_tool("model", [IOCTLGEN, "model", "--summary", "--tree", src, "spec", "-o", "model.json"],
+             logdir, cwd=run)
+    with open(os.path.join(run, "model.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def patches_step(version, src, run, W, logdir):
+    """Step 7: the series in run/generated-patches; make-patches' closing line."""
+    say("PATCHES", f"{rel(run)}/generated-patches (tools/make-patches --version {version})")
+    _, out = run_tool("make-patches", [PY, "tools/make-patches", "-m", rel(run) + "/model.json",
+                                       "--version", version, "-k", rel(src),
+                                       "-w", rel(W) + "/patches-work",
+                                       "-o", rel(run) + "/generated-patches",
+                                       "--cache", rel(W) + "/render-cache.pickle"], logdir)
+    return (out.strip().splitlines() or [""])[-1]
+
+
+def publish(run, W):
+    """Every step up to here passed: run/'s results replace the last ones."""
+    for item in ("spec", "model.json", "generated-patches", "check.log"):
+        dst = os.path.join(W, item)
+        old = dst + ".old"
+        shutil.rmtree(old, ignore_errors=True) if os.path.isdir(old) else \
+            (os.path.exists(old) and os.unlink(old))
+        if os.path.lexists(dst):
+            os.rename(dst, old)
+        os.rename(os.path.join(run, item), dst)
+        shutil.rmtree(old, ignore_errors=True) if os.path.isdir(old) else \
+            (os.path.exists(old) and os.unlink(old))
