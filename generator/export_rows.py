@@ -51,8 +51,9 @@ def scope(header, command):
 
 def rows(model):
     """Every row of every known version, oldest version first, then the
-    model's header and command order, then the model's ABI order.  A model
-    without versions gives rows of version None.  Reserved commands (not
+    model's header and command order, then the model's ABI order.  A
+    variant (`variants`) gives the nr and alias-of of the ABIs it names.  A
+    model without versions gives rows of version None.  Reserved commands (not
     compiled by their header) carry no number on any ABI and give none."""
     abis, variant = abi_table(model)
     order = [a["name"] for a in model["abis"]]
@@ -64,6 +65,7 @@ def rows(model):
             for c in h["commands"]:
                 nums = c["numbers"]
                 sc = scope(h, c)
+                var = {a: x for x in c["variants"] for a in x["abis"]}
                 for a in order:
                     n = nums.get(a)
                     if n is None:
@@ -74,15 +76,18 @@ def rows(model):
                         if other is not None and other["number"] != n["number"]:
                             t64 = other["hex"]
                     plain = c["number"] is not None
+                    x = var.get(a, {})
+                    nr = x.get("nr") if x.get("nr") is not None else c["nr"]
+                    alias = x.get("alias-of") or c["alias-of"]
                     out.append({
                         "version": v, "abi": a, "name": c["name"], "header": h["path"],
                         "number": n["number"], "hex": n["hex"],
                         "dir": n.get("dir") if plain else c["dir"],
                         "type": n.get("type") if plain else c["magic"],
-                        "nr": n.get("nr") if plain else c["nr"],
+                        "nr": n.get("nr") if plain else nr,
                         "size": n["size"], "scope": sc,
                         "since": c["since"], "removed": c["removed"],
-                        "time64": t64, "alias-of": c["alias-of"],
+                        "time64": t64, "alias-of": alias,
                         "shared-with": shared_with(index, a, n["number"], v, c["name"]),
                         "family": bool(c["params"]),
                         "plain": c["number-text"] if plain else None,
