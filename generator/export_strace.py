@@ -13,21 +13,35 @@ ioctls_sym.sh reads only object-like macros."""
 
 import export_rows
 
-# The tables of generic headers: strace file -> the ABI whose sizes it takes.
+# The tables of generic headers: strace file -> the ABIs whose sizes it
+# takes.  A 32-bit class takes both time ABIs, the base (glibc's default
+# 32-bit time_t, Debian 12) and its -time64 variant: strace's own tables mix
+# them (VIDIOC_QBUF at i386-time64's size 0x4c, SNDRV_PCM_IOCTL_SYNC_PTR at
+# i386's 0x84), and a name with two numbers gets a row for each, so that
+# both decode (a row is a number's name; a name may have several rows).
 CLASSES = (
-    ("64/ioctls_inc.h", "x86_64"),
-    ("32/ioctls_inc_align32.h", "i386"),      # 64-bit integers 4-aligned
-    ("32/ioctls_inc_align64.h", "armhf"),     # 64-bit integers 8-aligned
-    ("32/ioctls_inc_align16.h", "m68k"),      # 2-byte alignment
-    ("x32/ioctls_inc0.h", "x32"),
+    ("64/ioctls_inc.h", ("x86_64",)),
+    ("32/ioctls_inc_align32.h", ("i386", "i386-time64")),     # 64-bit integers 4-aligned
+    ("32/ioctls_inc_align64.h", ("armhf", "armhf-time64")),   # 64-bit integers 8-aligned
+    ("32/ioctls_inc_align16.h", ("m68k", "m68k-time64")),     # 2-byte alignment
+    ("x32/ioctls_inc0.h", ("x32",)),
 )
 
-# The tables of arch headers (asm/*.h): strace's arch directory of an ABI.
+# The tables of arch headers (asm/*.h): strace's arch directory -> its ABIs.
 ARCH_DIRS = {
-    "x86_64": "x86_64", "i386": "i386", "x32": "x32", "arm64": "aarch64",
-    "armhf": "arm", "alpha": "alpha", "m68k": "m68k", "mips": "mips",
-    "parisc": "hppa", "powerpc": "powerpc", "powerpc64le": "powerpc64",
-    "riscv64": "riscv64", "s390x": "s390x", "sh4": "sh", "sparc64": "sparc64",
+    "x86_64": ("x86_64",), "i386": ("i386", "i386-time64"), "x32": ("x32",),
+    "aarch64": ("arm64",), "arm": ("armhf", "armhf-time64"), "alpha": ("alpha",),
+    "m68k": ("m68k", "m68k-time64"), "mips": ("mips", "mips-time64"),
+    "hppa": ("parisc", "parisc-time64"), "powerpc": ("powerpc", "powerpc-time64"),
+    "powerpc64": ("powerpc64le",), "riscv64": ("riscv64",), "s390x": ("s390x",),
+    "sh": ("sh4", "sh4-time64"), "sparc64": ("sparc64",),
+}
+
+DIRS = {
+    "x86_64": "x86_64", "i386-time64": "i386", "x32": "x32", "arm64": "aarch64",
+    "armhf-time64": "arm", "alpha": "alpha", "m68k-time64": "m68k", "mips-time64": "mips",
+    "parisc-time64": "hppa", "powerpc-time64": "powerpc", "powerpc64le": "powerpc64",
+    "riscv64": "riscv64", "s390x": "s390x", "sh4-time64": "sh", "sparc64": "sparc64",
 }
 
 DIRS = {"none": "_IOC_NONE", "read": "_IOC_READ", "write": "_IOC_WRITE",
@@ -51,17 +65,23 @@ def table(rows_, what):
         "".join(x + "\n" for x in lines)
 
 
+def of(groups, v, abis, arch):
+    """The rows of the ABIs, of arch headers (asm/) or of the others."""
+    return [r for abi in abis for r in export_rows.by_abi(groups, v, abi, per_header=True)
+            if (r["arch-header"] is not None) == arch]
+
+
 def files(model, rows_, groups):
     """{relative path: text} of every version."""
     out = {}
     for v in export_rows.version_list(model):
         tag = v or "current"
-        for path, abi in CLASSES:
-            rs = [r for r in export_rows.by_abi(groups, v, abi, per_header=True) if r["arch-header"] is None]
-            out[f"{tag}/src/linux/{path}"] = table(rs, f"the generic headers, ABI {abi}, Linux {tag}")
-        for abi, d in ARCH_DIRS.items():
-            rs = [r for r in export_rows.by_abi(groups, v, abi, per_header=True) if r["arch-header"] is not None]
+        for path, abis in CLASSES:
+            out[f"{tag}/src/linux/{path}"] = table(
+                of(groups, v, abis, False), f"the generic headers, ABI {' and '.join(abis)}, Linux {tag}")
+        for d, abis in ARCH_DIRS.items():
+            rs = of(groups, v, abis, True)
             if rs:
                 out[f"{tag}/src/linux/{d}/ioctls_arch0.h"] = table(
-                    rs, f"the arch headers, ABI {abi}, Linux {tag}")
+                    rs, f"the arch headers, ABI {' and '.join(abis)}, Linux {tag}")
     return out
