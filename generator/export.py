@@ -53,7 +53,10 @@ def main(argv=None):
     ap.add_argument("-v", "--verbose", action="store_true", help="time each consumer")
     a = ap.parse_args(argv)
     t0 = time.monotonic()
-    model = renderlib.load_model(a.model)
+    try:
+        model = renderlib.load_model(a.model)
+    except (OSError, ValueError) as e:
+        sys.exit(f"{a.model}: error: cannot read the model: {e}")
     rows = export_rows.rows(model)
     groups = export_rows.grouped(rows)
     if a.verbose:

@@ -96,19 +96,16 @@ class Truth:
         by_v = self._names.get((abi, name), {})
         return by_v.get(self.versions[-1])
 
+    def known(self, name):
+        """Whether any version and ABI has the name."""
+        self._index()
+        if not hasattr(self, "_all"):
+            self._all = {n for (_, n) in self._names}
+        return name in self._all
+
     def any_version(self, abi, name):
         self._index()
         return self._names.get((abi, name), {})
-
-
-def csv_cell(x):
-    if x is None:
-        return ""
-    if isinstance(x, bool):
-        return "1" if x else "0"
-    if isinstance(x, list):
-        return " ".join(x)
-    return str(x)
 
 
 def strace_rows(path):
@@ -154,9 +151,11 @@ def compare(tap, consumer, arch, abi, theirs, ours, truth, known):
         else:
             explained[name] = (t, o)
     removed = [n for n in only_t if truth.any_version(abi, n)]
+    elsewhere = [n for n in only_t if n not in removed and truth.known(n)]
     tap.check(not bad, f"{consumer} {arch} ({abi}): {len(both)} compared, {len(equal)} equal, "
               f"{len(diff)} different ({len(explained)} explained), {len(only_t)} only theirs "
-              f"({len(removed)} of them the registry has in an older version), {len(only_o)} only ours",
+              f"(the registry has {len(removed)} in an older version or as a family, {len(elsewhere)} on "
+              f"other ABIs only, {len(only_t) - len(removed) - len(elsewhere)} nowhere), {len(only_o)} only ours",
               bad[:20])
     return equal, explained
 
