@@ -28,21 +28,24 @@ def json_text(model, rows_):
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=True) + "\n"
 
 
-def cell(v):
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "1" if v else "0"
-    if isinstance(v, list):
-        return " ".join(v)
-    return v
+_LIST = export_rows.COLUMNS.index("shared-with")
+_BOOL = export_rows.COLUMNS.index("family")
+
+
+def csv_row(values):
+    """One CSV row from a row's values in COLUMNS order: a null is an empty
+    cell (the csv module's own rule), a list its names separated by blanks,
+    a boolean 0 or 1."""
+    values[_LIST] = " ".join(values[_LIST])
+    values[_BOOL] = int(values[_BOOL])
+    return values
 
 
 def csv_text(rows_):
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(export_rows.COLUMNS)
-    w.writerows([cell(r[k]) for k in export_rows.COLUMNS] for r in rows_)
+    w.writerows(csv_row([r[k] for k in export_rows.COLUMNS]) for r in rows_)
     return buf.getvalue()
 
 
