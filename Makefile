@@ -32,7 +32,7 @@ Q = @
 quiet = @printf '  %-7s %s\n'
 endif
 
-.PHONY: all deps check clean distclean sizes model render patches verify docs serve bench fuzz tree headers use-tree uapi exports
+.PHONY: all deps check clean distclean sizes model render patches verify docs audit serve bench fuzz tree headers use-tree uapi exports
 .DELETE_ON_ERROR:
 
 all: deps $(B)/ioctlgen $(MODEL) $(B)/render.stamp $(B)/patches.stamp $(B)/exports/.stamp docs
@@ -74,12 +74,13 @@ UNIT_PROGS := $(patsubst tests/unit/test-%.c,$(B)/test-%,$(wildcard tests/unit/t
 # ---------------------------------------------------------------- model
 # The lint in the model checks ioctl-number.rst's rows against the real tree.
 # Quiet unless something is wrong: errors in full, the warnings as one line
-# counted by rule, and in full only the warnings of the spec files that differ
-# from the last commit (what the user just edited).  V=1 or `build/ioctlgen
+# counted by rule, and in full only the warnings of the entries of the spec
+# files that differ from the last commit (what the user just changed, as
+# tools/changed-entries finds them).  V=1 or `build/ioctlgen
 # check` prints every warning.
 EDITED_SPEC = { git diff --name-only HEAD -- $(SPEC); git ls-files -o --exclude-standard -- $(SPEC); } 2>/dev/null | \
 	$(SPEC_NAME_OK)
-MODEL_REPORT = $(if $(Q),--summary $$($(EDITED_SPEC) | sed 's/^/--full /'))
+MODEL_REPORT = $(if $(Q),--summary $$(tools/changed-entries $(SPEC) | sed 's/^/--full /'))
 
 # Measured first, before the model: the header specs that name a type
 # spec/sizes does not hold yet (a new command's new struct) and the edited
@@ -277,14 +278,25 @@ SITE_DEPS := $(wildcard generator/*.py) $(wildcard templates/site/*) \
 	$(shell find -L docs -type f ! -path 'docs/dev/*') \
 	$(shell find $(SPEC)/schema -name '*.json' | $(SPEC_NAME_OK))
 
-$(B)/site/.stamp: $(MODEL) $(B)/ioctlgen $(SITE_DEPS)
+$(B)/site/.stamp: $(MODEL) $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp
 	$(quiet) SITE $(B)/site
 	$(Q)$(PYTHON) generator/render_site.py --model $(MODEL) --src $(B)/site-src \
-		--html $(B)/site --ioctlgen $(B)/ioctlgen $(if $(Q),>/dev/null)
+		--html $(B)/site --ioctlgen $(B)/ioctlgen --audit $(B)/audit $(if $(Q),>/dev/null)
 	$(Q)touch $@
 
 docs: $(B)/site/.stamp
 	@echo "Site: file://$(CURDIR)/$(B)/site/index.html"
+
+# The consumers' tables Debian ships, audited (issue 33): build/audit/*.json,
+# the site's "Where the tools disagree" (tools/audit-debian).
+AUDIT_DEPS := tools/audit tools/audit-debian $(wildcard tools/ioctltools/*.py) \
+	$(wildcard spec/consumers/*.txt) $(wildcard tests/fixtures/consumers/*)
+$(B)/audit/.stamp: $(MODEL) $(B)/ioctlgen $(AUDIT_DEPS)
+	$(quiet) AUDIT $(B)/audit
+	$(Q)tools/audit-debian $(B)/ioctlgen $(MODEL) $(B)/audit
+	$(Q)touch $@
+
+audit: $(B)/audit/.stamp
 
 serve: docs
 	@echo "Serving $(B)/site on http://127.0.0.1:$(PORT)/  (Ctrl-C stops)"

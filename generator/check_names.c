@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rules.h"
+#include "suggest.h"
 
 struct named {
 	const char *name;
@@ -114,8 +115,15 @@ static const char *alias_root(struct registry *reg, const struct command **v, si
 	bool broken = false;
 
 	if (!find_named(v, n, alias_of, &first)) {
-		CMD_ERR(reg, c, mark, "alias", "'alias-of': %s names no command of the registry",
-			alias_of);
+		struct suggest sg;
+
+		suggest_init(&sg, alias_of);
+		for (size_t i = 0; i < n; i++)
+			if (v[i] != c)
+				suggest_try(&sg, v[i]->name);
+		CMD_ERR(reg, c, mark, "alias", "'alias-of': %s names no command of the registry%s%s%s",
+			alias_of, sg.best ? ": did you mean " : "", sg.best ? sg.best : "",
+			sg.best ? "?" : "");
 		return NULL;
 	}
 	sb_printf(&path, "%s", c->name);

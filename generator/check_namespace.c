@@ -442,6 +442,13 @@ static void check_tree_name(struct registry *reg, const struct tree_names *t,
 		    what, name, tag ? "a struct, union or enum tag" : "a macro", o->header);
 }
 
+static const char *tree_defines(const void *ctx, const char *name)
+{
+	const struct tree_name *o = tree_owner(ctx, name, false, NULL);
+
+	return o ? o->header : NULL;
+}
+
 void registry_check_tree(struct registry *reg, const char *tree)
 {
 	struct tree_names t = { 0 };
@@ -479,6 +486,7 @@ void registry_check_tree(struct registry *reg, const char *tree)
 				check_tree_name(reg, &t, h, "member", ty->members[j].name, ty->members[j].mark, false);
 		}
 	}
+	check_new_marks(reg, tree, tree_defines, &t);
 	for (size_t i = 0; i < t.n; i++) {
 		free(t.v[i].name);
 		free(t.v[i].header);

@@ -4,10 +4,14 @@
  * type is, and the rules that keep a new ioctl free of compat handling.
  * Errors: a member type that is neither fixed-width nor a registry struct
  * or union defined before it, and types whose size differs between ABIs.
- * Warnings: implicit padding in x86_64's natural layout, and a layout that
- * i386 (which aligns 64-bit integers to 4) makes otherwise.  These are
- * lints from the C rules; the sizes that enter numbers are measured.
+ * The rules for new UAPI (Documentation/process/botching-up-ioctls.rst),
+ * errors unless the type accepts them with a reason: implicit padding in
+ * x86_64's natural layout, and a layout that i386 (which aligns 64-bit
+ * integers to 4) makes otherwise.  These are lints from the C rules; the
+ * sizes that enter numbers are measured.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "grammar.h"
@@ -166,7 +170,32 @@ static struct lay member_lay(const struct cmember *mb, unsigned int align64)
 	return l;
 }
 
-/* The warnings of one struct whose members all resolved. */
+/*
+ * A finding of the rules for new UAPI about type t: an error, unless t
+ * accepts the rule and says why (accept-reason): then an accepted
+ * warning.  A kernel-internal type mirrors what the kernel has: a warning.
+ */
+static void __attribute__((format(printf, 6, 7)))
+layout_finding(struct registry *reg, const struct ctype_def *t, struct mark m, unsigned int bit,
+	       const char *rule, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (t->kernel_internal)
+		WARN(reg, m, rule, false, "%s", msg);
+	else if ((t->accept & bit) && t->accept_reason)
+		WARN(reg, m, rule, true, "%s; accept-reason: %s", msg, t->accept_reason);
+	else if (t->accept & bit)
+		ERR(reg, m, rule, "%s; a new type accepts that only with an accept-reason", msg);
+	else
+		ERR(reg, m, rule, "%s", msg);
+}
+
+/* The layout rules of one struct whose members all resolved. */
 static void lint_layout(struct registry *reg, const struct ctype_def *t)
 {
 	uint64_t *x64 = arena_alloc(&reg->arena, (t->n_members + 1) * sizeof(*x64));
@@ -179,12 +208,12 @@ static void lint_layout(struct registry *reg, const struct ctype_def *t)
 		const struct cmember *mb = &t->members[m];
 
 		if (x64[m] > end)
-			WARN(reg, mb->mark, "padding", false,
+			layout_finding(reg, t, mb->mark, ACCEPT_PADDING, "padding",
 			     "%s: %llu bytes of implicit padding before '%s' (offset %llu on x86_64): add an explicit pad member",
 			     t->c_name, (unsigned long long)(x64[m] - end), mb->name,
 			     (unsigned long long)x64[m]);
 		if (x32[m] != x64[m] && !differs) {
-			WARN(reg, mb->mark, "i386-alignment", false,
+			layout_finding(reg, t, mb->mark, ACCEPT_I386_ALIGNMENT, "i386-alignment",
 			     "%s: '%s' is at offset %llu on i386 but %llu on x86_64 (i386 aligns 64-bit integers to 4): pad before it so that both agree",
 			     t->c_name, mb->name, (unsigned long long)x32[m],
 			     (unsigned long long)x64[m]);
@@ -193,12 +222,12 @@ static void lint_layout(struct registry *reg, const struct ctype_def *t)
 		end = x64[m] + member_lay(mb, 8).size;
 	}
 	if (t->kind == CTYPE_STRUCT && l64.size > end && t->n_members)
-		WARN(reg, t->members[t->n_members - 1].mark, "padding", false,
+		layout_finding(reg, t, t->members[t->n_members - 1].mark, ACCEPT_PADDING, "padding",
 		     "%s: %llu bytes of implicit tail padding after '%s' (size %llu on x86_64): add an explicit pad member",
 		     t->c_name, (unsigned long long)(l64.size - end),
 		     t->members[t->n_members - 1].name, (unsigned long long)l64.size);
 	if (l32.size != l64.size && !differs)
-		WARN(reg, t->mark, "i386-alignment", false,
+		layout_finding(reg, t, t->mark, ACCEPT_I386_ALIGNMENT, "i386-alignment",
 		     "%s is %llu bytes on i386 but %llu on x86_64 (i386 aligns 64-bit integers to 4): pad it to a multiple of 8",
 		     t->c_name, (unsigned long long)l32.size, (unsigned long long)l64.size);
 }

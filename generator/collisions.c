@@ -241,6 +241,7 @@ static void find_collisions(struct registry *reg)
 	struct number_entry *scratch = NULL, *sel = NULL;
 	size_t *var = NULL;
 	struct reuses reuses = { 0 };
+	struct clashes *clashes = registry_has_new_commands(reg) ? clashes_new() : NULL;
 
 	for (size_t k = 0; k < reg->n_abis; k++) {
 		const struct abi *abi = &reg->abis[k];
@@ -283,8 +284,12 @@ static void find_collisions(struct registry *reg)
 					       &scratch, &scratch_cap);
 			i = j;
 		}
+		if (clashes)
+			clashes_scan(clashes, reg, abi, &t);
 		number_table_release(&t);
 	}
+	if (clashes)
+		clashes_report(reg, clashes);
 	free(scratch);
 	free(sel);
 	free(var);
@@ -350,20 +355,23 @@ static void warn_collisions(struct registry *reg)
 		const struct collision *col = &reg->collisions[f];
 		const struct command *at = col->cmds[0];
 		struct strbuf abis = { 0 };
-		bool accepted = false;
+		bool accepted = false, has_new = false;
 
 		if (!first[f])
 			continue;
 		for (size_t k = 0; k < col->n_cmds; k++) {
 			accepted |= (col->cmds[k]->accept & ACCEPT_SHARED_NUMBER) != 0;
+			has_new |= command_is_new(col->cmds[k]);
 			if (command_spec_order(col->cmds[k], at) > 0)
 				at = col->cmds[k];
 		}
 		for (size_t o = f; o != SIZE_MAX; o = next[o])
 			sb_printf(&abis, "%s%s 0x%08x", abis.len ? ", " : "",
 				  reg->collisions[o].abi->name, reg->collisions[o].number);
-		CMD_WARN(reg, at, at->mark, "shared-number", accepted, "%s share a number: %s", names[f],
-			 abis.buf);
+		/* a set with a new command is its clash error (check_clashes.c) */
+		if (!has_new)
+			CMD_WARN(reg, at, at->mark, "shared-number", accepted, "%s share a number: %s",
+				 names[f], abis.buf);
 		sb_release(&abis);
 	}
 	for (size_t i = 0; i < n; i++)

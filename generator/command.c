@@ -100,6 +100,11 @@ const char *command_alias_root_on(const struct command *c, const struct abi *abi
 }
 
 /* The type whose sizeof() the header's macro encodes, or NULL for none. */
+bool command_is_new(const struct command *c)
+{
+	return c->is_new || (c->header && c->header->is_new);
+}
+
 const char *command_sized_type(const struct command *c)
 {
 	if (c->size_param || c->has_size || (c->dir == DIR_NONE && !c->ioc))

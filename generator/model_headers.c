@@ -160,6 +160,8 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 		kstr(j, "size", NULL);
 	kstrlist(j, "measure", measure, n_measure);
 	kbool(j, "reserved", c->reserved);
+	kbool(j, "new", command_is_new(c));
+	kstr(j, "accept-reason", c->accept_reason);
 	kstr(j, "alias-of", c->alias_of);
 	kstr(j, "macro", c->macro);
 	kstrlist(j, "args", c->args, c->n_args);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "numbers.h"
+#include "suggest.h"
 #include "parse.h"
 
 
@@ -233,6 +234,108 @@ static const char *missing_where(struct registry *reg, size_t v, bool in)
 			    reg->versions[v].name, reg->versions[v].name);
 }
 
+/* The ABIs of one command (in one version) that lack a measured size. */
+struct missing {
+	const char *type;
+	const struct abi *first;
+	size_t n;
+};
+
+static void missing_add(struct missing *m, const struct abi *abi, const char *type)
+{
+	if (!m->n++)
+		m->first = abi;
+	m->type = type;
+}
+
+/* Does any ABI, in any known version, or any header spec's types: know t? */
+static bool type_known(const struct registry *reg, const char *t)
+{
+	uint32_t size;
+
+	for (size_t k = 0; k < reg->n_abis; k++)
+		if (abi_sizeof(&reg->abis[k], t, &size))
+			return true;
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_types; i++)
+			if (reg->headers[h].types[i].c_name &&
+			    !strcmp(reg->headers[h].types[i].c_name, t))
+				return true;
+	return false;
+}
+
+/* The length of t's "struct ", "union " or "enum ", or 0. */
+static size_t tag_prefix(const char *t)
+{
+	static const char *const kw[] = { "struct ", "union ", "enum " };
+
+	for (size_t i = 0; i < 3; i++)
+		if (!strncmp(t, kw[i], strlen(kw[i])))
+			return strlen(kw[i]);
+	return 0;
+}
+
+static void try_type(struct suggest *s, const char *t, size_t prefix, const char *cand)
+{
+	/* tags are compared with tags of the same kind, words with words */
+	if (cand && tag_prefix(cand) == prefix && !strncmp(cand, t, prefix))
+		suggest_try(s, cand + prefix);
+}
+
+/* The measured type or registry type closest to t, or NULL. */
+static const char *type_suggestion(struct registry *reg, const char *t)
+{
+	size_t prefix = tag_prefix(t);
+	struct suggest s;
+
+	suggest_init(&s, t + prefix);
+	for (size_t k = 0; k < reg->n_abis; k++)
+		if (reg->abis[k].n_sizes) {
+			for (size_t i = 0; i < reg->abis[k].n_sizes; i++)
+				try_type(&s, t, prefix, reg->abis[k].sizes[i].type);
+			break;	/* the first measured ABI names them all */
+		}
+	for (size_t h = 0; h < reg->n_headers; h++)
+		for (size_t i = 0; i < reg->headers[h].n_types; i++)
+			try_type(&s, t, prefix, reg->headers[h].types[i].c_name);
+	return s.best ? arena_printf(&reg->arena, "%.*s%s", (int)prefix, t, s.best) : NULL;
+}
+
+/*
+ * One error per command for its missing sizes, not one per ABI and
+ * version: a type no ABI knows is misspelled or undefined (did you mean),
+ * one that some ABIs lack needs measuring.
+ */
+static void missing_report(struct registry *reg, struct command *c, const struct missing *m,
+			   size_t version)
+{
+	struct mark at = c->legacy ? c->legacy->spell_mark : c->type_mark;
+
+	c->size_reported = true;
+	if (!type_known(reg, m->type)) {
+		const char *hint = type_suggestion(reg, m->type);
+
+		if (hint)
+			CMD_ERR(reg, c, at, "missing-size",
+				"%s: no ABI has a measured size of '%s': did you mean '%s'? ('make sizes' measures a type the kernel's headers define; a new type goes in the header spec's types:)",
+				c->name, m->type, hint);
+		else
+			CMD_ERR(reg, c, at, "missing-size",
+				"%s: no ABI has a measured size of '%s': 'make sizes' measures a type the kernel's headers define; a new type goes in the header spec's types:",
+				c->name, m->type);
+		return;
+	}
+	if (m->n == 1)
+		CMD_ERR(reg, c, at, "missing-size", "%s: no measured size of '%s' on %s%s: run %s",
+			c->name, m->type, m->first->name, missing_where(reg, version, true),
+			missing_where(reg, version, false));
+	else
+		CMD_ERR(reg, c, at, "missing-size",
+			"%s: no measured size of '%s' on %zu ABIs (%s, ...)%s: run %s", c->name, m->type,
+			m->n, m->first->name, missing_where(reg, version, true),
+			missing_where(reg, version, false));
+}
+
 void commands_number(struct registry *reg, size_t version, const struct numbering *nb)
 {
 	uint32_t max_size = UINT32_MAX;
@@ -252,6 +355,7 @@ void commands_number(struct registry *reg, size_t version, const struct numberin
 		size_t at = index++;
 		const char *t = command_sized_type(c);
 		bool overflow_reported = false;
+		struct missing miss = { 0 };
 
 		if (!numbered_in(reg, c, version)) {
 			c->numbers = none;
@@ -283,19 +387,12 @@ void commands_number(struct registry *reg, size_t version, const struct numberin
 			/* a version without sizes for the ABI: reported once (check_numbers.c) */
 			if (t && !ms->found) {
 				if (!abi->sizes_borrowed)
-					CMD_ERR(reg, c, c->legacy ? c->legacy->spell_mark : c->type_mark,
-						"missing-size",
-					    "%s: no measured size of '%s' on %s%s: run %s", c->name, t,
-					    abi->name, missing_where(reg, version, true),
-					    missing_where(reg, version, false));
+					missing_add(&miss, abi, t);
 				continue;
 			}
 			if (c->size_unit && !abi_sizeof(abi, c->size_unit, &num->unit)) {
 				if (!abi->sizes_borrowed)
-					CMD_ERR(reg, c, c->type_mark, "missing-size",
-					    "%s: no measured size of '%s' on %s%s: run %s", c->name,
-					    c->size_unit, abi->name, missing_where(reg, version, true),
-					    missing_where(reg, version, false));
+					missing_add(&miss, abi, c->size_unit);
 				continue;
 			}
 			if (c->has_size) {
@@ -330,6 +427,8 @@ void commands_number(struct registry *reg, size_t version, const struct numberin
 			num->number = layout_encode(abi->layout, c->dir, c->magic,
 						    command_nr_on(c, abi), size);
 		}
+		if (miss.n && !c->size_reported)
+			missing_report(reg, c, &miss, version);
 	}
 	free(lacks);
 	free(measured);

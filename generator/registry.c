@@ -142,7 +142,7 @@ void collision_names(const struct collision *col, struct strbuf *sb, bool with_h
 
 const char *const accept_rule_names[ACCEPT_RULES] = {
 	"outside-range", "unregistered-magic", "shared-number", "overlap", "size-overflow",
-	"reused-number", "row-versions"
+	"reused-number", "row-versions", "padding", "i386-alignment", "abi-size"
 };
 
 bool registry_read_file(const struct registry *reg, const char *path)

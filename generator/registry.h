@@ -164,9 +164,14 @@ enum accept_rule {
 	/* a command that exists in a version where no magic-code row that
 	 * covers it does (its since or removed outside the row's) */
 	ACCEPT_ROW_VERSIONS = 1 << 6,
+	/* the rules for new UAPI (check_types.c, check_new_uapi.c): errors
+	 * unless the entry accepts them with an accept-reason */
+	ACCEPT_PADDING = 1 << 7,
+	ACCEPT_I386_ALIGNMENT = 1 << 8,
+	ACCEPT_ABI_SIZE = 1 << 9,
 };
 
-#define ACCEPT_RULES 7
+#define ACCEPT_RULES 10
 /* The rule name of each accept bit, by bit number: "outside-range", ... */
 extern const char *const accept_rule_names[ACCEPT_RULES];
 
@@ -237,6 +242,15 @@ struct command {
 	struct variant *variants;	/* other spellings, each on its own ABIs */
 	size_t n_variants;
 	unsigned int accept;
+	/* accept-reason: why an accepted warning is right; a new command
+	 * accepts a clash only with one (check_clashes.c) */
+	const char *accept_reason;
+	/* new: the pristine trees lack it, the series adds it (or its header
+	 * is new); command_is_new() says either */
+	bool is_new;
+	struct mark new_mark;
+	/* a missing size was reported: once per command (numbers.c) */
+	bool size_reported;
 	/* alias-of: another name of the same command, or NULL; alias_root is
 	 * the end of the alias-of chain (check_names.c), the command's own name when
 	 * it is no alias or the chain is broken */
@@ -299,6 +313,9 @@ struct ctype_def {
 	enum ctype_kind kind;
 	bool kernel_internal;	/* the kernel's compat layer defines it: probes only */
 	bool broken;		/* a member's type did not resolve (check_types.c) */
+	/* the rules for new UAPI it accepts (padding, i386-alignment), and why */
+	unsigned int accept;
+	const char *accept_reason;
 	struct cmember *members;
 	size_t n_members;
 	struct cconstant *values;	/* of an enum */
@@ -444,6 +461,8 @@ size_t registry_command_count(const struct registry *reg);
 int command_spec_order(const struct command *a, const struct command *b);
 /* Every command, sorted by name (then spec order): free() it. */
 const struct command **commands_by_name(const struct registry *reg, size_t *n);
+/* Added by the registry's series: marked new, or in a new header (command.c). */
+bool command_is_new(const struct command *c);
 /* The commands called name in v (from commands_by_name): *first and the count. */
 size_t find_named(const struct command **v, size_t n, const char *name, size_t *first);
 

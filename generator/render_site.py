@@ -24,6 +24,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import renderlib  # noqa: E402
+import render_audit  # noqa: E402
 from escape import html_text, rst_text  # noqa: E402
 
 from docutils.nodes import make_id  # noqa: E402
@@ -628,7 +629,7 @@ class Writer:
                 os.rmdir(d)
 
 
-def render(model_path, src, docs, schema_dir, ioctlgen):
+def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None):
     model = renderlib.load_model(model_path)
     site = Site(model)
     env = renderlib.environment("site")
@@ -682,6 +683,7 @@ def render(model_path, src, docs, schema_dir, ioctlgen):
     page("abi-differences.rst.j2", "abi-differences.rst", commands=site.abi_differences())
     variants, t64 = site.time64()
     page("time64.rst.j2", "time64.rst", variants=variants, rows=t64)
+    render_audit.page(page, audit_dir)
     page("decoder.rst.j2", "decoder.rst")
     history = site.history()
     for h in history:
@@ -795,9 +797,10 @@ def main():
     ap.add_argument("--schema-dir", default=os.path.join(TOP, "spec", "schema"))
     ap.add_argument("--ioctlgen", default=os.path.join(TOP, "build", "ioctlgen"),
                     help="ioctlgen binary whose --help goes into the CLI reference")
+    ap.add_argument("--audit", help="the results of ioctlgen audit (build/audit, make audit)")
     a = ap.parse_args()
     t0 = time.monotonic()
-    site, w = render(a.model, a.src, a.docs, a.schema_dir, a.ioctlgen)
+    site, w = render(a.model, a.src, a.docs, a.schema_dir, a.ioctlgen, a.audit)
     t1 = time.monotonic()
     if a.html:
         html_dir = os.path.abspath(a.html)

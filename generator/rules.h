@@ -33,11 +33,28 @@ bool registry_constant(const struct registry *reg, const char *name, size_t n);
 /* check_namespace.c: one C namespace: no name another header, <asm/ioctl.h>,
  * an include guard or an empty macro owns */
 void check_namespace(struct registry *reg);
+/* check_new_marks.c: with a tree, the commands marked new are those its
+ * version's uapi headers lack (defined: the header that defines a macro
+ * name, or NULL) */
+void check_new_marks(struct registry *reg, const char *tree,
+		     const char *(*defined)(const void *ctx, const char *name), const void *ctx);
 /* check_numbers.c: every command's numbers in every known version it
  * exists in, and the numbers that change between versions */
 void number_versions(struct registry *reg, const struct command **byname, size_t n);
 void check_abi_changes(struct registry *reg);
+/* check_new_uapi.c: the argument of a new command has one size on every ABI */
+void check_new_uapi(struct registry *reg);
 /* collisions.c: numbers that several commands share, and their warnings */
 void collisions_find(struct registry *reg);
+/* check_clashes.c: a new command's magic and nr, or number, that another
+ * command has: scanned on each ABI's number table (collisions_find), then
+ * reported and freed */
+struct number_table;
+struct clashes;
+bool registry_has_new_commands(const struct registry *reg);
+struct clashes *clashes_new(void);
+void clashes_scan(struct clashes *cl, const struct registry *reg, const struct abi *abi,
+		  const struct number_table *t);
+void clashes_report(struct registry *reg, struct clashes *cl);
 
 #endif

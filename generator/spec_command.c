@@ -57,6 +57,27 @@ void get_abi_change(struct loader *L, struct command *c, const struct ynode *m)
 		c->abi_change = s;
 }
 
+/* new: true for a command the pristine trees lack (the series adds it);
+ * accept-reason: why the warnings it accepts are right. */
+void get_new_and_reason(struct loader *L, struct command *c, const struct ynode *m)
+{
+	const struct ynode *n;
+	const char *s;
+
+	if ((n = ymap_get(m, "new"))) {
+		c->new_mark = n->mark;
+		get_bool(L, m, "new", &c->is_new);
+	}
+	if (!ymap_get(m, "accept-reason"))
+		return;
+	s = get_str(L, m, "accept-reason", NULL);
+	if (s && !*s)
+		LOAD_ERR(L, ymap_get(m, "accept-reason")->mark, "type",
+		    "'accept-reason' says why the accepted warnings are right: it cannot be empty");
+	else
+		c->accept_reason = s;
+}
+
 /* variants: [{abis, nr, doc}]: the nr the header spells on those ABIs, or
  * for a command spelled as another's name [{abis, alias-of, doc}]: the
  * name it is there.  Which ABIs exist is checked with the registry (check_abis.c). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "spec_load.h"
+#include "suggest.h"
 
 /* ------------------------------------------------------------ typed access */
 
@@ -136,6 +137,9 @@ bool check_keys(struct loader *L, const struct ynode *map, const char *what,
 		       const struct keyspec *ks)
 {
 	bool complete = true;
+	/* the keys a misspelling was taken for: their absence is that one error */
+	const char *meant[8];
+	size_t n_meant = 0;
 
 	if (map->kind != Y_MAP) {
 		LOAD_ERR(L, map->mark, "type", "%s must be a mapping", what);
@@ -145,12 +149,24 @@ bool check_keys(struct loader *L, const struct ynode *map, const char *what,
 		const struct ynode *k = ymap_key(map, i);
 		const struct keyspec *s;
 		struct strbuf known = { 0 };
+		struct suggest sg;
 
 		for (s = ks; s->key; s++)
 			if (!strcmp(s->key, k->str))
 				break;
 		if (s->key)
 			continue;
+		suggest_init(&sg, k->str);
+		for (s = ks; s->key; s++)
+			if (!ymap_get(map, s->key))
+				suggest_try(&sg, s->key);
+		if (sg.best) {
+			LOAD_ERR(L, k->mark, "unknown-key", "unknown key '%s' in %s: did you mean '%s'?",
+			    k->str, what, sg.best);
+			if (n_meant < sizeof(meant) / sizeof(*meant))
+				meant[n_meant++] = sg.best;
+			continue;
+		}
 		for (s = ks; s->key; s++)
 			sb_printf(&known, "%s%s", s == ks ? "" : ", ", s->key);
 		LOAD_ERR(L, k->mark, "unknown-key", "unknown key '%s' in %s (known: %s)", k->str, what,
@@ -159,7 +175,12 @@ bool check_keys(struct loader *L, const struct ynode *map, const char *what,
 	}
 	for (const struct keyspec *s = ks; s->key; s++)
 		if (s->required && !ymap_get(map, s->key)) {
-			LOAD_ERR(L, map->mark, "missing-key", "%s has no '%s'", what, s->key);
+			bool taken = false;
+
+			for (size_t m = 0; m < n_meant; m++)
+				taken |= !strcmp(meant[m], s->key);
+			if (!taken)
+				LOAD_ERR(L, map->mark, "missing-key", "%s has no '%s'", what, s->key);
 			complete = false;
 		}
 	return complete;

@@ -55,6 +55,7 @@ static const struct field header_fields[] = {
 	{ "constants[].name", G_IDENT }, { "constants[].value", G_LOADER },
 	{ "constants[].doc", G_DOC }, { "types[].name", G_IDENT }, { "types[].kind", G_LOADER },
 	{ "types[].kernel-internal", G_LOADER }, { "types[].doc", G_DOC },
+	{ "types[].accept[]", G_LOADER }, { "types[].accept-reason", G_LINE },
 	{ "types[].members[].name", G_IDENT }, { "types[].members[].type", G_C_TYPE },
 	{ "types[].members[].len", G_LOADER }, { "types[].members[].pad", G_LOADER },
 	{ "types[].members[].doc", G_DOC }, { "types[].values[].name", G_IDENT },
@@ -73,7 +74,8 @@ static const struct field header_fields[] = {
 	{ "commands[].number", G_LOADER }, { "commands[].passes", G_C_TYPE },
 	{ "commands[].alias-of", G_IDENT },
 	{ "commands[].since", G_LOADER }, { "commands[].removed", G_LOADER },
-	{ "commands[].abi-change", G_LINE },
+	{ "commands[].abi-change", G_LINE }, { "commands[].accept-reason", G_LINE },
+	{ "commands[].new", G_LOADER },
 	{ "commands[].doc", G_DOC }, { "commands[].variants[].abis[]", G_ABI_NAME },
 	{ "commands[].variants[].nr", G_LOADER }, { "commands[].variants[].doc", G_DOC },
 	{ "commands[].variants[].alias-of", G_IDENT },
@@ -227,6 +229,26 @@ static void visit(struct loader *L, const struct field *f, enum defer d, const c
 		visit(L, f, d, rest + 1, v);
 	else
 		check_text(L, f, d, v);
+}
+
+/* Every field of every kind of spec file, for tests/schema-fields.py: the
+ * JSON Schemas must name the same fields. */
+void spec_fields_each(void (*fn)(void *ctx, const char *file, const char *path,
+				 const char *grammar), void *ctx)
+{
+	static const struct {
+		const char *file;
+		const struct field *table;
+	} kinds[] = {
+		{ "layouts.yaml", layout_fields }, { "abis.yaml", abi_fields },
+		{ "magic.yaml", magic_fields }, { "versions.yaml", version_fields },
+		{ "headers/", header_fields }, { "sizes/", sizes_fields },
+	};
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(*kinds); k++)
+		for (const struct field *f = kinds[k].table; f->path; f++)
+			fn(ctx, kinds[k].file, f->path,
+			   f->g == G_LOADER ? "loader" : grammar_names[f->g]);
 }
 
 void spec_check_grammar(struct loader *L, const char *rel, const struct ynode *root)

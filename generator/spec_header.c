@@ -19,9 +19,9 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		"size-unit", "unused-params", "size", "macro", "legacy", "reserved", NULL };
 	static const char *const keys[] = {
 		"name", "number", "alias-of", "variants", "passes", "since", "removed", "abi-change",
-		"accept", "doc", NULL };
+		"accept", "accept-reason", "new", "doc", NULL };
 	const char *known =
-		"name, number or alias-of, variants (with alias-of), passes, since, removed, abi-change, accept, doc";
+		"name, number or alias-of, variants (with alias-of), passes, since, removed, abi-change, accept, accept-reason, new, doc";
 	struct command *c = &h->commands[h->n_commands];
 	const struct ynode *n;
 	bool ok = true;
@@ -112,6 +112,7 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 	get_lifetime(L, m, &c->life);	/* a bad one is reported and left out */
 	get_abi_change(L, c, m);
 	c->accept = get_accept(L, m, ACCEPT_SHARED_NUMBER | ACCEPT_REUSED_NUMBER);
+	get_new_and_reason(L, c, m);
 	if (ok && c->name && c->doc)
 		h->n_commands++;
 }
@@ -132,7 +133,8 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 		{ "size-param", false }, { "size-unit", false }, { "unused-params", false },
 		{ "size", false }, { "macro", false }, { "legacy", false }, { "reserved", false },
 		{ "accept", false }, { "alias-of", false }, { "variants", false }, { "since", false },
-		{ "removed", false }, { "abi-change", false }, { 0 } };
+		{ "removed", false }, { "abi-change", false }, { "accept-reason", false },
+		{ "new", false }, { 0 } };
 	struct command *c = &h->commands[h->n_commands];
 	const char *dir, *macro;
 	struct mark dir_mark, mm, pm;
@@ -273,7 +275,8 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 	get_abi_change(L, c, m);
 	c->accept = get_accept(L, m, ACCEPT_OUTSIDE_RANGE | ACCEPT_UNREGISTERED_MAGIC |
 				  ACCEPT_SHARED_NUMBER | ACCEPT_SIZE_OVERFLOW |
-				  ACCEPT_REUSED_NUMBER | ACCEPT_ROW_VERSIONS);
+				  ACCEPT_REUSED_NUMBER | ACCEPT_ROW_VERSIONS | ACCEPT_ABI_SIZE);
+	get_new_and_reason(L, c, m);
 
 	/* What the argument is: exactly one of type, size-param, legacy (or nothing for _IO). */
 	if (c->legacy) {

@@ -94,6 +94,7 @@ void load_header_types(struct loader *L, struct header *h, const struct ynode *r
  * the bool ones say whether the part was good */
 void load_legacy(struct loader *L, struct command *c, const struct ynode *m);
 void get_abi_change(struct loader *L, struct command *c, const struct ynode *m);
+void get_new_and_reason(struct loader *L, struct command *c, const struct ynode *m);
 void load_variants(struct loader *L, struct command *c, const struct ynode *m);
 bool load_unused_params(struct loader *L, struct command *c, const struct ynode *m);
 bool load_size_unit(struct loader *L, struct command *c, const struct ynode *m, bool have_dir);

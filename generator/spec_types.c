@@ -184,7 +184,8 @@ static void load_types(struct loader *L, struct header *h, const struct ynode *r
 {
 	static const struct keyspec ks[] = {
 		{ "name", true }, { "kind", true }, { "doc", true }, { "kernel-internal", false },
-		{ "members", false }, { "values", false }, { 0 } };
+		{ "members", false }, { "values", false }, { "accept", false },
+		{ "accept-reason", false }, { 0 } };
 	const struct ynode *list = ymap_get(root, "types");
 	const char **tags;
 	struct mark *marks;
@@ -212,6 +213,9 @@ static void load_types(struct loader *L, struct header *h, const struct ynode *r
 		kind = get_str(L, m, "kind", &km);
 		if (ymap_get(m, "kernel-internal"))
 			get_bool(L, m, "kernel-internal", &t->kernel_internal);
+		t->accept = get_accept(L, m, ACCEPT_PADDING | ACCEPT_I386_ALIGNMENT);
+		if (ymap_get(m, "accept-reason"))
+			t->accept_reason = get_str(L, m, "accept-reason", NULL);
 		if (!t->name || !t->doc || !kind || !is_identifier(t->name))
 			continue;
 		if (!parse_kind(kind, &t->kind)) {

@@ -17,6 +17,7 @@ int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_audit(int argc, char **argv);
 
 /* The long options every command takes: --spec DIR and --help. */
 enum { OPT_SPEC = 0x100, OPT_HELP };
@@ -70,7 +71,7 @@ struct file_id;
 
 struct report {
 	bool werror, show_accepted, summary, given_full;
-	struct file_id *full;	/* the files whose warnings --summary shows */
+	struct file_id *full;	/* the files (or lines) whose warnings --summary shows */
 	size_t n_full, cap_full;
 };
 

@@ -13,14 +13,16 @@ static const struct cmd {
 	const char *usage;
 } commands[] = {
 	{ "check", cmd_check,
-	  "check [--werror] [--show-accepted] [--summary [--full FILE]...] [SPEC_DIR]" },
+	  "check [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] [SPEC_DIR]" },
 	{ "model", cmd_model,
-	  "model [--werror] [--show-accepted] [--summary [--full FILE]...] "
+	  "model [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] "
 	  "[--tree KERNEL_TREE] [SPEC_DIR] -o FILE" },
 	{ "dump", cmd_dump, "dump [SPEC_DIR] [-o FILE|-]" },
 	{ "decode", cmd_decode, "decode [--spec SPEC_DIR] [--abi ABI] NUMBER" },
 	{ "encode", cmd_encode, "encode [--spec SPEC_DIR] {--abi ABI | --layout LAYOUT} DIR TYPE NR SIZE" },
 	{ "lint", cmd_lint, "lint [--tree KERNEL_TREE] [--class CLASS] [--summary] [SPEC_DIR]" },
+	{ "audit", cmd_audit, "audit [--model MODEL] [--version V] [--abi ABI] [--json OUT] [--summary] "
+	  "{strace-binary|strace-rows|syzkaller|go|rust} PATH..." },
 };
 
 static void usage(FILE *f)

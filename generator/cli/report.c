@@ -8,10 +8,12 @@
 #include "cli.h"
 
 /* A file given with --full: known by device and inode, so that spec/x.yaml,
- * ./spec/x.yaml and an absolute path name the same file. */
+ * ./spec/x.yaml and an absolute path name the same file; with FILE:A-B only
+ * its lines A to B (the entries the user changed, tools/changed-entries). */
 struct file_id {
 	dev_t dev;
 	ino_t ino;
+	unsigned long first, last;	/* 0, 0: the whole file */
 };
 
 static bool file_id(const char *path, struct file_id *id)
@@ -20,18 +22,45 @@ static bool file_id(const char *path, struct file_id *id)
 
 	if (!path || stat(path, &st))
 		return false;
-	*id = (struct file_id){ st.st_dev, st.st_ino };
+	*id = (struct file_id){ st.st_dev, st.st_ino, 0, 0 };
 	return true;
 }
 
-static bool listed(const struct report *r, const char *path)
+/* FILE:A-B (when no file has that very name): the file and its lines. */
+static bool file_span(const char *arg, struct file_id *id)
+{
+	const char *colon = strrchr(arg, ':');
+	unsigned long a, b;
+	char *path, *end;
+	bool ok;
+
+	if (file_id(arg, id))
+		return true;
+	if (!colon)
+		return false;
+	a = strtoul(colon + 1, &end, 10);
+	if (end == colon + 1 || *end != '-')
+		return false;
+	b = strtoul(end + 1, &end, 10);
+	if (*end || a == 0 || b < a)
+		return false;
+	path = strndup(arg, (size_t)(colon - arg));
+	ok = file_id(path, id);
+	free(path);
+	id->first = a;
+	id->last = b;
+	return ok;
+}
+
+static bool listed(const struct report *r, const char *path, unsigned long line)
 {
 	struct file_id id;
 
 	if (!r->n_full || !file_id(path, &id))
 		return false;
 	for (size_t i = 0; i < r->n_full; i++)
-		if (r->full[i].dev == id.dev && r->full[i].ino == id.ino)
+		if (r->full[i].dev == id.dev && r->full[i].ino == id.ino &&
+		    (!r->full[i].first || (line >= r->full[i].first && line <= r->full[i].last)))
 			return true;
 	return false;
 }
@@ -52,7 +81,7 @@ bool report_option(struct report *r, int opt, const char *arg)
 		/* a file that is gone (deleted since the commit) has no warnings */
 		r->given_full = true;
 		grow(&r->full, &r->cap_full, r->n_full + 1, sizeof(*r->full));
-		r->n_full += file_id(arg, &r->full[r->n_full]);
+		r->n_full += file_span(arg, &r->full[r->n_full]);
 		return true;
 	}
 	return false;
@@ -111,18 +140,12 @@ static void warning_counts(const struct diags *d, struct strbuf *out)
 static void print_summary(const struct registry *reg, const struct report *r)
 {
 	const struct diags *d = &reg->diags;
-	const char *file = NULL;
-	bool in_full = false;
 	struct strbuf counts = { 0 };
 
 	for (size_t i = 0; i < d->n; i++) {
 		const struct diag *g = &d->v[i];
 
-		if (g->mark.file != file) {	/* diags are sorted by file */
-			file = g->mark.file;
-			in_full = listed(r, file);
-		}
-		if (g->sev == SEV_ERROR || in_full)
+		if (g->sev == SEV_ERROR || listed(r, g->mark.file, g->mark.line))
 			diag_print(stderr, g, false, r->show_accepted);
 	}
 	if (!d->errors && !d->warnings)
