@@ -9,16 +9,20 @@ write them, and the comparison of one with an export (tests/exports/run).
   `pub const NAME: u32 = VALUE;` as bindgen writes them.
 - Ours: the same two forms as generator/export_go.py and export_rust.py
   write them, read with the same patterns, so that a name the pattern
-  misses on one side is missed on both."""
+  misses on one side is missed on both.
+The patterns are ioctlgen audit's (tools/ioctltools/consumer_tables.py);
+here each file is read on its own, one GOARCH or arch directory at a time,
+where the audit folds twins (mips and mipsle) into one registry ABI."""
 
 import os
-import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "tools"))
+from ioctltools.consumer_tables import GO_CONST, RUST_CONST  # noqa: E402
 
 XSYS = "/usr/share/gocode/src/golang.org/x/sys/unix"
 RAWSYS = "/usr/share/cargo/registry/linux-raw-sys-0.0.46/src"
-
-GO_CONST = re.compile(r"^\t([A-Za-z_][A-Za-z0-9_]*)\s+= (0x[0-9a-fA-F]+|[0-9]+)$", re.M)
-RUST_CONST = re.compile(r"^pub const ([A-Za-z_][A-Za-z0-9_]*): u32 = ([0-9]+);$", re.M)
 
 
 def read(path):
