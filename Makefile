@@ -32,10 +32,10 @@ Q = @
 quiet = @printf '  %-7s %s\n'
 endif
 
-.PHONY: all deps check clean distclean sizes model render patches verify docs audit serve bench fuzz tree headers use-tree uapi lib install
+.PHONY: all deps check clean distclean sizes model render patches verify docs audit serve bench fuzz tree headers use-tree uapi lib install exports
 .DELETE_ON_ERROR:
 
-all: deps $(B)/ioctlgen $(MODEL) $(B)/ioctl.table lib $(B)/render.stamp $(B)/patches.stamp docs
+all: deps $(B)/ioctlgen $(MODEL) $(B)/ioctl.table lib $(B)/render.stamp $(B)/patches.stamp $(B)/exports/.stamp docs
 	@echo
 	@echo "Registry model:  $(MODEL)"
 	@echo "Rendered site:   file://$(CURDIR)/$(B)/site/index.html  (or: make serve)"
@@ -327,6 +327,26 @@ endif
 use-tree: deps $(B)/ioctlgen
 	$(Q)[ -n "$(TREE)" ] || { echo "make use-tree: TREE=/path/to/linux is needed" >&2; exit 2; }
 	$(Q)$(PYTHON) tools/use-tree $(if $(filter 0,$(TREE_VERIFY)),--no-verify) "$(TREE)"
+
+# ---------------------------------------------------------------- exports (issue 33)
+# The registry in its consumers' formats, from the model only:
+# $(B)/exports/<consumer>/ (generator/export.py; docs/exports/*.rst).
+# `make exports` writes every one, `make exports-strace` (syzkaller, go,
+# rust, data) one.
+EXPORTERS   := strace syzkaller go rust data
+EXPORT_DEPS := generator/export.py $(wildcard generator/export_*.py) generator/renderlib.py
+
+$(B)/exports/.stamp: $(MODEL) $(EXPORT_DEPS)
+	$(quiet) EXPORT $(B)/exports
+	$(Q)$(PYTHON) generator/export.py -m $(MODEL) -o $(B)/exports
+	$(Q)touch $@
+
+exports: $(B)/exports/.stamp
+
+$(EXPORTERS:%=exports-%): exports-%: $(MODEL)
+	$(quiet) EXPORT $(B)/exports/$*
+	$(Q)$(PYTHON) generator/export.py -m $(MODEL) -o $(B)/exports --only $*
+.PHONY: $(EXPORTERS:%=exports-%)
 
 # ---------------------------------------------------------------- docs (issue 5)
 # The browsable registry: the model through templates/site/ plus the pages of

@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The registry in the formats its consumers take (issue 33), from the
+model only: OUT/<consumer>/..., each file written atomically and only when
+it changed; a file an earlier run wrote there and this one does not is
+removed.  docs/exports/*.rst describe each format.
+
+    export.py -m build/model.json -o build/exports [--only CONSUMER]...
+
+Consumers: strace, syzkaller, go, rust, data (JSON and CSV)."""
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import export_data          # noqa: E402
+import export_go            # noqa: E402
+import export_rows          # noqa: E402
+import export_rust          # noqa: E402
+import export_strace        # noqa: E402
+import export_syzkaller     # noqa: E402
+import renderlib            # noqa: E402
+
+WRITERS = {
+    "strace": export_strace.files,
+    "syzkaller": export_syzkaller.files,
+    "go": export_go.files,
+    "rust": export_rust.files,
+    "data": export_data.files,
+}
+
+
+def write_tree(top, files):
+    """Write {relative path: text} below top; drop the files it lacks."""
+    for rel, text in files.items():
+        renderlib.write_if_changed(os.path.join(top, rel), text)
+    keep = {os.path.normpath(os.path.join(top, rel)) for rel in files}
+    for d, _, names in os.walk(top):
+        for n in names:
+            p = os.path.normpath(os.path.join(d, n))
+            if p not in keep:
+                os.unlink(p)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-m", "--model", required=True)
+    ap.add_argument("-o", "--out", required=True)
+    ap.add_argument("--only", action="append", choices=sorted(WRITERS))
+    ap.add_argument("-v", "--verbose", action="store_true", help="time each consumer")
+    a = ap.parse_args(argv)
+    t0 = time.monotonic()
+    try:
+        model = renderlib.load_model(a.model)
+    except (OSError, ValueError) as e:
+        sys.exit(f"{a.model}: error: cannot read the model: {e}")
+    rows = export_rows.rows(model)
+    groups = export_rows.grouped(rows)
+    if a.verbose:
+        print(f"  model and rows: {len(rows)} rows, {time.monotonic() - t0:.2f} s")
+    for name in a.only or sorted(WRITERS):
+        t = time.monotonic()
+        files = WRITERS[name](model, rows, groups)
+        write_tree(os.path.join(a.out, name), files)
+        if a.verbose:
+            print(f"  {name}: {len(files)} files, {time.monotonic() - t:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
