@@ -104,8 +104,7 @@ def inputs_key(model, uapi_dir):
     with open(__file__, "rb") as f:
         h.update(f.read())
     for abi in model["abis"]:
-        h.update(json.dumps([abi["name"], abi["cc"], abi["cflags"], abi["arch"],
-                             abi.get("kernel-internal")]).encode())
+        h.update(json.dumps([abi["name"], abi["cc"], abi["cflags"], abi["arch"]]).encode())
         inc = os.path.join(uapi_dir, abi["arch"], "include")
         for rel in ("linux/types.h", "asm/types.h", "asm-generic/int-ll64.h"):
             try:
