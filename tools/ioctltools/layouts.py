@@ -12,6 +12,8 @@ structs and unions (ioctlgen refuses anything else), so one probe per ABI
 defines them all after <linux/types.h> from the ABI's exported headers, in
 spec order, written by cc.type_lines() from the model."""
 
+import hashlib
+import json
 import os
 import shlex
 
@@ -90,6 +92,27 @@ def holes(t):
     if t["size"] > end:
         rows.append(("tail", None, end, t["size"] - end))
     return rows
+
+
+def inputs_key(model, uapi_dir):
+    """What a measurement depends on: the probe, each ABI's compiler command
+    and the exported <linux/types.h> and <asm/types.h> it reads (by content),
+    and this module.  The same key gives the same layouts: an edit that
+    changes no type (a command's nr) measures nothing."""
+    src, _ = probe_source(model)
+    h = hashlib.sha256(src.encode())
+    with open(__file__, "rb") as f:
+        h.update(f.read())
+    for abi in model["abis"]:
+        h.update(json.dumps([abi["name"], abi["cc"], abi["cflags"], abi["arch"]]).encode())
+        inc = os.path.join(uapi_dir, abi["arch"], "include")
+        for rel in ("linux/types.h", "asm/types.h", "asm-generic/int-ll64.h"):
+            try:
+                with open(os.path.join(inc, rel), "rb") as f:
+                    h.update(rel.encode() + b"\0" + f.read())
+            except OSError:
+                h.update(rel.encode() + b"\0-")
+    return h.hexdigest()
 
 
 def measure(model, uapi_dir):
