@@ -240,3 +240,62 @@ bool load_size(struct loader *L, struct command *c, const struct ynode *m)
 	c->size_text = n->str;
 	return true;
 }
+
+/*
+ * evidence: [s]: why tools/import-uapi took a #define or an enumerator no
+ * _IO* macro marks as a command: "magic-range" (its value lies in a row of
+ * magic.yaml that names its header), "case-label FILE" (an ioctl handler
+ * of the tree switches on it), "block" (it sits among the header's
+ * commands), "enumerator" (an _IO* value in an enum).  Each once.
+ */
+static bool evidence_ok(const char *s)
+{
+	static const char *const bare[] = { "magic-range", "block", "enumerator", NULL };
+	const char *p;
+
+	for (size_t i = 0; bare[i]; i++)
+		if (!strcmp(s, bare[i]))
+			return true;
+	if (strncmp(s, "case-label ", 11) || !s[11] || strstr(s, ".."))
+		return false;
+	for (p = s + 11; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-", *p))
+			return false;
+	return s[11] != '/';
+}
+
+bool load_evidence(struct loader *L, struct command *c, const struct ynode *m)
+{
+	const struct ynode *node;
+	size_t n;
+	const char **v = get_strlist(L, m, "evidence", &n, &node);
+	bool ok = true;
+
+	if (!node)
+		return true;
+	if (!v || n != node->n)
+		return false;	/* no list, or an item that is no string: reported */
+	if (!n) {
+		LOAD_ERR(L, node->mark, "type", "'evidence' is empty: drop it");
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct mark at = node->kids[i]->mark;
+		bool twice = false;
+
+		for (size_t k = 0; k < i; k++)
+			twice |= !strcmp(v[i], v[k]);
+		if (!evidence_ok(v[i])) {
+			LOAD_ERR(L, at, "type",
+			    "evidence '%s' must be magic-range, block, enumerator or 'case-label FILE' (a path in the kernel tree)",
+			    v[i]);
+			ok = false;
+		} else if (twice) {
+			LOAD_ERR(L, at, "type", "evidence '%s' is listed twice", v[i]);
+			ok = false;
+		}
+	}
+	c->evidence = v;
+	c->n_evidence = n;
+	return ok;
+}

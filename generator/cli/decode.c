@@ -170,6 +170,8 @@ static void print_hit(const struct registry *reg, const struct lookup_hit *hit, 
 		putchar(')');
 	}
 	printf(" (%s)", c->header->path);
+	if (c->protocol_code)
+		fputs(" [protocol code written into the driver's buffer, not an ioctl request]", stdout);
 	if (!print_number_versions(reg, hit, abi))
 		print_versions(reg, c);
 }
