@@ -11,7 +11,7 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 
-from . import Error, cc, expand
+from . import Error, cc, evidence, expand
 from .cheader import HeaderText
 from .specwrite import Entry, Legacy, NamedEntry, PlainEntry
 
@@ -113,6 +113,7 @@ class Unit:
     variant_all: dict = field(default_factory=dict)	# name -> [(label, Call | None)]
     not_ioctl: dict = field(default_factory=dict)	# label -> [name]
     plain: list = field(default_factory=list)	# PlainEntry, header order, spelled as numbers
+    evidence: object = None	# an evidence.Evidence: what admits a #define without _IO* (evidence.py)
 
     def reset(self, includes):
         self.includes = includes
@@ -269,32 +270,66 @@ def report_the_rest(unit, live, helpers):
             reported.add(n)
             unit.leave(line, n, R_NOT_LIVE, "commented out")
     if PLAIN_NUMBER_HEADERS.search(unit.rel):
-        for d in text.defines:
-            if d.name in names or d.name in reported or d.params is not None:
-                continue
-            v = PLAIN_NUMBER.match(d.body)
-            if live.get(d.name) != d.line:
-                continue
-            a = ALIAS_BODY.match(d.body) if not v else None
-            if a and FLAG_NAME.match(d.name):
-                unit.leave(d.line, d.name, R_FLAG, d.body.strip())
-                continue
-            if a and a.group(1) != d.name:
-                # another command's name (SIOCINQ is FIONREAD); which name on
-                # every ABI is variants.name_targets()'s to say
-                unit.plain.append(NamedEntry(name=d.name, alias_of=a.group(1), line=d.line))
-                continue
-            if not v and "?" in d.body:
-                # sockios.h's SIOCGSTAMP: _OLD or _NEW by the size of struct timeval
-                unit.plain.append(NamedEntry(name=d.name, alias_of="", line=d.line))
-                continue
-            if not v or int(v.group(1), 16) < 0x100:
-                continue
-            if FLAG_NAME.match(d.name):
-                unit.leave(d.line, d.name, R_FLAG, d.body.strip())
-            else:
-                # the historic tty and socket numbering: a command spelled as a number
-                unit.plain.append(PlainEntry(name=d.name, number=v.group(1), line=d.line))
+        plain_by_header_name(unit, live, names | reported)
+    elif unit.evidence is not None:
+        plain_by_evidence(unit, live, names | reported)
+
+
+def plain_by_header_name(unit, live, taken):
+    """ioctls.h and sockios.h: every hex #define of 0x100 or more is a
+    command spelled as a plain number (the historic tty and socket numbering)."""
+    for d in unit.text.defines:
+        if d.name in taken or d.params is not None:
+            continue
+        v = PLAIN_NUMBER.match(d.body)
+        if live.get(d.name) != d.line:
+            continue
+        a = ALIAS_BODY.match(d.body) if not v else None
+        if a and FLAG_NAME.match(d.name):
+            unit.leave(d.line, d.name, R_FLAG, d.body.strip())
+            continue
+        if a and a.group(1) != d.name:
+            # another command's name (SIOCINQ is FIONREAD); which name on
+            # every ABI is variants.name_targets()'s to say
+            unit.plain.append(NamedEntry(name=d.name, alias_of=a.group(1), line=d.line))
+            continue
+        if not v and "?" in d.body:
+            # sockios.h's SIOCGSTAMP: _OLD or _NEW by the size of struct timeval
+            unit.plain.append(NamedEntry(name=d.name, alias_of="", line=d.line))
+            continue
+        if not v or int(v.group(1), 16) < 0x100:
+            continue
+        if FLAG_NAME.match(d.name):
+            unit.leave(d.line, d.name, R_FLAG, d.body.strip())
+        else:
+            # the historic tty and socket numbering: a command spelled as a number
+            unit.plain.append(PlainEntry(name=d.name, number=v.group(1), line=d.line))
+
+
+def plain_by_evidence(unit, live, taken):
+    """Commands spelled as plain numbers outside ioctls.h and sockios.h,
+    where evidence says so (evidence.py), and the names a header defines as
+    one of them (lp.h's LPSETTIMEOUT is LPSETTIMEOUT_OLD, or _NEW under a
+    64-bit time_t on a 32-bit ABI)."""
+    found, left = evidence.find_plain(unit, live, taken, unit.evidence)
+    for d, why, detail in left:
+        unit.leave(d.line, d.name, why, detail)
+    for d, literal, evid in found:
+        unit.plain.append(PlainEntry(name=d.name, number=literal, line=d.line, evidence=evid))
+    cmds = {d.name for d, _, _ in found}
+    if not cmds:
+        return
+    cmds |= {f.name for f in unit.commands}
+    for d in unit.text.defines:
+        if d.params is not None or d.name in taken or d.name in cmds or \
+                live.get(d.name) != d.line:
+            continue
+        a = ALIAS_BODY.match(d.body)
+        refs = [n for n in re.findall(r"[A-Za-z_]\w*", d.body) if n in cmds]
+        if a and a.group(1) in cmds and any(x.name == a.group(1) for x in unit.plain):
+            unit.plain.append(NamedEntry(name=d.name, alias_of=a.group(1), line=d.line))
+        elif "?" in d.body and refs:
+            unit.plain.append(NamedEntry(name=d.name, alias_of="", line=d.line))
 
 
 def with_params(expr, ones=None):
