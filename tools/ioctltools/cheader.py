@@ -9,6 +9,8 @@ from . import Error
 # "Is this an ioctl #define": its body calls one of the ioctl macros.
 IOCTL_CALL = re.compile(r"\b_IO(R|W|WR|C)?(_BAD)?\s*\(")
 DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?(.*)$")
+# a #define whose body is one name: another command's (SIOCINQ FIONREAD)
+ALIAS_BODY = re.compile(r"^[\s(]*([A-Za-z_]\w*)[\s)]*$")
 COMMENTED_DEFINE = re.compile(r"^[\s/*]*#\s*define\s+([A-Za-z_]\w*)(.*)$")
 
 

@@ -12,7 +12,7 @@ import tempfile
 from dataclasses import dataclass, field
 
 from . import Error, cc, evidence, expand
-from .cheader import HeaderText
+from .cheader import ALIAS_BODY, HeaderText
 from .specwrite import Entry, Legacy, NamedEntry, PlainEntry
 
 DIR_OF = {"_IO": "none", "_IOR": "read", "_IOW": "write", "_IOWR": "read-write",
@@ -206,9 +206,6 @@ def analyse(unit, compiler):
     report_the_rest(unit, live, helpers)
 
 
-ALIAS_BODY = re.compile(r"^[\s(]*([A-Za-z_]\w*)[\s)]*$")
-
-
 def find_aliases(unit, live):
     """`#define SOUND_PCM_SYNC SNDCTL_DSP_SYNC`: a command the header defines
     as another command of the header is an alias of it (alias-of).  Not
@@ -272,7 +269,7 @@ def report_the_rest(unit, live, helpers):
     if PLAIN_NUMBER_HEADERS.search(unit.rel):
         plain_by_header_name(unit, live, names | reported)
     elif unit.evidence is not None:
-        plain_by_evidence(unit, live, names | reported)
+        evidence.plain_commands(unit, live, names | reported)
 
 
 def plain_by_header_name(unit, live, taken):
@@ -304,32 +301,6 @@ def plain_by_header_name(unit, live, taken):
         else:
             # the historic tty and socket numbering: a command spelled as a number
             unit.plain.append(PlainEntry(name=d.name, number=v.group(1), line=d.line))
-
-
-def plain_by_evidence(unit, live, taken):
-    """Commands spelled as plain numbers outside ioctls.h and sockios.h,
-    where evidence says so (evidence.py), and the names a header defines as
-    one of them (lp.h's LPSETTIMEOUT is LPSETTIMEOUT_OLD, or _NEW under a
-    64-bit time_t on a 32-bit ABI)."""
-    found, left = evidence.find_plain(unit, live, taken, unit.evidence)
-    for d, why, detail in left:
-        unit.leave(d.line, d.name, why, detail)
-    for d, literal, evid in found:
-        unit.plain.append(PlainEntry(name=d.name, number=literal, line=d.line, evidence=evid))
-    cmds = {d.name for d, _, _ in found}
-    if not cmds:
-        return
-    cmds |= {f.name for f in unit.commands}
-    for d in unit.text.defines:
-        if d.params is not None or d.name in taken or d.name in cmds or \
-                live.get(d.name) != d.line:
-            continue
-        a = ALIAS_BODY.match(d.body)
-        refs = [n for n in re.findall(r"[A-Za-z_]\w*", d.body) if n in cmds]
-        if a and a.group(1) in cmds and any(x.name == a.group(1) for x in unit.plain):
-            unit.plain.append(NamedEntry(name=d.name, alias_of=a.group(1), line=d.line))
-        elif "?" in d.body and refs:
-            unit.plain.append(NamedEntry(name=d.name, alias_of="", line=d.line))
 
 
 def with_params(expr, ones=None):

@@ -28,6 +28,8 @@ import re
 import subprocess
 
 from . import Error
+from .cheader import ALIAS_BODY
+from .specwrite import NamedEntry, PlainEntry
 
 MAGIC_RANGE, BLOCK, ENUMERATOR = "magic-range", "block", "enumerator"
 R_LIMIT = "a limit of a range of commands (a name ending in FIRST, LAST, BASE, MAX or MIN), not a command"
@@ -213,3 +215,52 @@ def find_plain(unit, live, taken, ev):
         else:
             found.append((d, lit, evid))
     return found, left
+
+
+def mark_enumerators(u):
+    """The evidence and kind of each enumerator command of a unit:
+    binder's BC_*/BR_* enums are protocol codes."""
+    if u.evidence is None:
+        return
+    for f in u.commands:
+        if f.enum_value is None or f.entry is None:
+            continue
+        f.entry.evidence = u.evidence.of_enumerator(u.rel, f.name, f.magic, f.nr)
+        if PROTOCOL_ENUM.search(u.text.enum_tag.get(f.name, "")):
+            f.entry.kind = "protocol-code"
+
+
+def keep_first(e, old, version, versions):
+    """The evidence of a command is that of the oldest known version it
+    exists in (its since): a newer tree's import keeps it (6.12 moved the
+    fbdev ioctl handler to another file), so each import is repeatable."""
+    if old is None or not getattr(old, "evidence", None) or version is None:
+        return
+    if version != (old.since or versions[0]):
+        e.evidence = list(old.evidence)
+
+
+def plain_commands(unit, live, taken):
+    """A unit's commands spelled as plain numbers outside ioctls.h and
+    sockios.h, where evidence says so, and the names a header defines as
+    one of them (lp.h's LPSETTIMEOUT is LPSETTIMEOUT_OLD, or _NEW under a
+    64-bit time_t on a 32-bit ABI)."""
+    found, left = find_plain(unit, live, taken, unit.evidence)
+    for d, why, detail in left:
+        unit.leave(d.line, d.name, why, detail)
+    for d, literal, evid in found:
+        unit.plain.append(PlainEntry(name=d.name, number=literal, line=d.line, evidence=evid))
+    cmds = {d.name for d, _, _ in found}
+    if not cmds:
+        return
+    cmds |= {f.name for f in unit.commands}
+    for d in unit.text.defines:
+        if d.params is not None or d.name in taken or d.name in cmds or \
+                live.get(d.name) != d.line:
+            continue
+        a = ALIAS_BODY.match(d.body)
+        refs = [n for n in re.findall(r"[A-Za-z_]\w*", d.body) if n in cmds]
+        if a and a.group(1) in cmds and any(x.name == a.group(1) for x in unit.plain):
+            unit.plain.append(NamedEntry(name=d.name, alias_of=a.group(1), line=d.line))
+        elif "?" in d.body and refs:
+            unit.plain.append(NamedEntry(name=d.name, alias_of="", line=d.line))

@@ -98,7 +98,7 @@ def analyse(u, ctx):
         classify.analyse(u, comp)
     if u.kind == "generic":
         variants.check(u, ctx.variants())
-    enumerator_evidence(u)
+    evidence.mark_enumerators(u)
     name_the_named(u, ctx, comp)
     if not u.commands:
         return u
@@ -110,19 +110,6 @@ def analyse(u, ctx):
         others = [] if u.kind == "arch" else [ctx.compiler(a) for a in ctx.arches if a != u.arch]
         argtypes.complete(u, comp, ctx.types.get(u.arch, comp.incdirs), others, ctx.size_limit)
     return u
-
-
-def enumerator_evidence(u):
-    """The evidence and kind of each enumerator command (evidence.py):
-    binder's BC_*/BR_* enums are protocol codes."""
-    if u.evidence is None:
-        return
-    for f in u.commands:
-        if f.enum_value is None or f.entry is None:
-            continue
-        f.entry.evidence = u.evidence.of_enumerator(u.rel, f.name, f.magic, f.nr)
-        if evidence.PROTOCOL_ENUM.search(u.text.enum_tag.get(f.name, "")):
-            f.entry.kind = "protocol-code"
 
 
 def alias_other_headers(units, ctx):
@@ -278,6 +265,7 @@ def entries_of(u, old, ctx, left):
     out = []
     for f in u.commands:
         e = f.entry
+        evidence.keep_first(e, olds.get(f.name), ctx.version, ctx.versions)
         if f.name in u.variant:
             e.variants = variants_of(u, f, ctx) or []
             mine = olds.get(f.name)
@@ -298,6 +286,7 @@ def entries_of(u, old, ctx, left):
     # the commands spelled as plain numbers, in header order among the others
     for e in u.plain:
         other = ctx.command_header.get(e.name) if getattr(e, "evidence", None) else None
+        evidence.keep_first(e, olds.get(e.name), ctx.version, ctx.versions)
         if other not in (None, u.spec_rel) and e.name not in known:
             left.append((u.label, LeftOut(e.line, e.name, evidence.R_NAME_ELSEWHERE,
                                           f"{e.number}; {other}")))
