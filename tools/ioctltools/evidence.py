@@ -67,7 +67,8 @@ class CaseLabels:
     (functions whose name contains "ioctl", in a switch on the request:
     `switch (cmd)`, not hostap's `switch (wrq->flags & IW_POWER_MODE)`), one
     pass over the .c files that mention ioctl, kept in CACHE_DIR under the
-    tree's path and mtime (the last switch before a label is its switch:
+    tree's path and the mtimes of it and its Makefile (a tree edited deeper
+    down: remove CACHE_DIR/case-labels-*.json) (the last switch before a label is its switch:
     a label after a nested switch may be missed, never invented)."""
 
     def __init__(self, tree, cache_dir=None):
@@ -75,9 +76,9 @@ class CaseLabels:
         self.labels = self._load(cache_dir)
 
     def _load(self, cache_dir):
-        st = os.stat(os.path.join(self.tree, "Makefile"))
-        key = hashlib.sha256(f"2 {os.path.realpath(self.tree)} {st.st_mtime_ns} {st.st_size}"
-                             .encode()).hexdigest()[:16]
+        stamps = [os.stat(p).st_mtime_ns for p in (self.tree, os.path.join(self.tree, "Makefile"))
+                  if os.path.exists(p)]
+        key = hashlib.sha256(f"2 {os.path.realpath(self.tree)} {stamps}".encode()).hexdigest()[:16]
         path = os.path.join(cache_dir, f"case-labels-{key}.json") if cache_dir else None
         if path and os.path.exists(path):
             with open(path, encoding="utf-8") as f:
