@@ -105,8 +105,9 @@ static void check_registered(struct registry *reg, const struct code_index *ci)
 		bool covered = true;
 
 		/* A plain number belongs to no magic code's table row
-		 * (ioctl-number.rst lists the _IO* commands). */
-		if (c->plain || c->magic > 0xff)
+		 * (ioctl-number.rst lists the _IO* commands), nor does a
+		 * protocol code (binder's BC_*, BR_*: no request). */
+		if (c->plain || c->protocol_code || c->magic > 0xff)
 			continue;
 		from = ci->start[c->magic];
 		to = ci->start[c->magic + 1];

@@ -235,6 +235,18 @@ static size_t entries_of_size(const struct number_entry *g, size_t x, size_t y,
 	return n;
 }
 
+/* A protocol code (binder's BC_*, BR_*) is written into a driver's buffer,
+ * never passed to ioctl(): it shares no number with a request. */
+static void drop_protocol_codes(struct number_table *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->v[i].cmd->protocol_code)
+			t->v[n++] = t->v[i];
+	t->n = n;
+}
+
 static void find_collisions(struct registry *reg)
 {
 	size_t cap = 0, scratch_cap = 0, sel_cap = 0, var_cap = 0;
@@ -249,6 +261,7 @@ static void find_collisions(struct registry *reg)
 		const struct number_entry *s;
 
 		number_table_build(&t, reg, k);
+		drop_protocol_codes(&t);
 		s = t.v;
 		for (size_t i = 0; i < t.n;) {
 			size_t j = i, n_var = 0;

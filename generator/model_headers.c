@@ -198,6 +198,11 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	write_lifetime(j, reg, &c->life);
 	/* as written, for the importer to keep (the reason is also in abi-changes) */
 	kstr(j, "abi-change", c->abi_change);
+	/* only where the spec says, so that the other commands' model is as before */
+	if (c->n_evidence)
+		kstrlist(j, "evidence", c->evidence, c->n_evidence);
+	if (c->protocol_code)
+		kstr(j, "kind", "protocol-code");
 	if (reg->numbered)
 		write_numbers(j, reg, c);
 	kstr(j, "doc", c->doc);

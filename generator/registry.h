@@ -262,6 +262,13 @@ struct command {
 	 * (a struct that grew), or NULL: then a change is an error */
 	const char *abi_change;
 	struct mark abi_change_mark;
+	/* evidence: why the importer took a #define no _IO* macro marks as a
+	 * command (magic-range, case-label FILE, block), as the spec says */
+	const char **evidence;
+	size_t n_evidence;
+	/* kind: protocol-code: an _IO*-encoded code written into a driver's
+	 * buffer (binder's BC_*, BR_*), never an ioctl request */
+	bool protocol_code;
 	/* one per ABI, in registry order: those of the newest version it exists in */
 	struct abi_number *numbers;
 	/* with two known versions or more: the numbers in each version

@@ -35,10 +35,11 @@ def macro_model(model):
     the commands built with the _IO* macros, and the headers left with none
     dropped.  A command the header spells as a plain number (TCGETS 0x5401,
     `macro` null) has no macro to respell or check, so the rendered headers,
-    ioctl-number.rst and the patch series do not change for it."""
+    ioctl-number.rst and the patch series do not change for it; nor for a
+    protocol code (`kind: protocol-code`, binder's BC_*/BR_*: no request)."""
     headers = []
     for h in model["headers"]:
-        cmds = [c for c in h["commands"] if c["macro"] is not None]
+        cmds = [c for c in h["commands"] if c["macro"] is not None and not c.get("kind")]
         if cmds or not h["commands"]:
             headers.append(h if len(cmds) == len(h["commands"]) else dict(h, commands=cmds))
     return dict(model, headers=headers)

@@ -143,6 +143,35 @@ void load_variants(struct loader *L, struct command *c, const struct ynode *m)
 	}
 }
 
+/* The strings of an optional list that must not be empty: NULL when the
+ * key is absent (*ok stays) or wrong (*ok false, reported where it is). */
+static const char **nonempty_strlist(struct loader *L, const struct ynode *m, const char *key,
+				     size_t *n, const struct ynode **node, bool *ok)
+{
+	const char **v = get_strlist(L, m, key, n, node);
+
+	if (!*node)
+		return NULL;
+	if (!v || *n != (*node)->n) {
+		*ok = false;	/* no list, or an item that is no string: reported */
+		return NULL;
+	}
+	if (!*n) {
+		LOAD_ERR(L, (*node)->mark, "type", "'%s' is empty: drop it", key);
+		*ok = false;
+		return NULL;
+	}
+	return v;
+}
+
+static bool listed_before(const char *const *v, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(v[i], v[k]))
+			return true;
+	return false;
+}
+
 /*
  * unused-params: [s]: parameters of the macro that the number does not
  * depend on (vboxguest.h's VBG_IOCTL_LOG(s) is _IO('V', 9)).  Each must be
@@ -152,25 +181,17 @@ bool load_unused_params(struct loader *L, struct command *c, const struct ynode 
 {
 	const struct ynode *node;
 	size_t n;
-	const char **v = get_strlist(L, m, "unused-params", &n, &node);
 	bool ok = true;
+	const char **v = nonempty_strlist(L, m, "unused-params", &n, &node, &ok);
 
-	if (!node)
-		return true;
-	if (!v || n != node->n)
-		return false;	/* no list, or an item that is no string: reported */
-	if (!n) {
-		LOAD_ERR(L, node->mark, "type", "'unused-params' is empty: drop it");
-		return false;
-	}
+	if (!v)
+		return ok;
 	for (size_t i = 0; i < n; i++) {
 		struct mark at = node->kids[i]->mark;
-		bool known = false, twice = false;
+		bool known = false, twice = listed_before(v, i);
 
 		for (size_t k = 0; k < c->n_params; k++)
 			known |= !strcmp(v[i], c->params[k]);
-		for (size_t k = 0; k < i; k++)
-			twice |= !strcmp(v[i], v[k]);
 		if (!known) {
 			LOAD_ERR(L, at, "reference", "unused parameter '%s' is not one of the command's params",
 			    v[i]);
@@ -260,4 +281,54 @@ bool load_size(struct loader *L, struct command *c, const struct ynode *m)
 	c->size = (uint32_t)v;
 	c->size_text = n->str;
 	return true;
+}
+
+/*
+ * evidence: [s]: why tools/import-uapi took a #define or an enumerator no
+ * _IO* macro marks as a command: "magic-range" (its value lies in a row of
+ * magic.yaml that names its header), "case-label FILE" (an ioctl handler
+ * of the tree switches on it), "block" (it sits among the header's
+ * commands), "enumerator" (an _IO* value in an enum).  Each once.
+ */
+static bool evidence_ok(const char *s)
+{
+	static const char *const bare[] = { "magic-range", "block", "enumerator", NULL };
+	const char *p;
+
+	for (size_t i = 0; bare[i]; i++)
+		if (!strcmp(s, bare[i]))
+			return true;
+	if (strncmp(s, "case-label ", 11) || !s[11] || strstr(s, ".."))
+		return false;
+	for (p = s + 11; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-", *p))
+			return false;
+	return s[11] != '/';
+}
+
+bool load_evidence(struct loader *L, struct command *c, const struct ynode *m)
+{
+	const struct ynode *node;
+	size_t n;
+	bool ok = true;
+	const char **v = nonempty_strlist(L, m, "evidence", &n, &node, &ok);
+
+	if (!v)
+		return ok;
+	for (size_t i = 0; i < n; i++) {
+		struct mark at = node->kids[i]->mark;
+
+		if (!evidence_ok(v[i])) {
+			LOAD_ERR(L, at, "type",
+			    "evidence '%s' must be magic-range, block, enumerator or 'case-label FILE' (a path in the kernel tree)",
+			    v[i]);
+			ok = false;
+		} else if (listed_before(v, i)) {
+			LOAD_ERR(L, at, "type", "evidence '%s' is listed twice", v[i]);
+			ok = false;
+		}
+	}
+	c->evidence = v;
+	c->n_evidence = n;
+	return ok;
 }

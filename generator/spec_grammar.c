@@ -76,6 +76,7 @@ static const struct field header_fields[] = {
 	{ "commands[].since", G_LOADER }, { "commands[].removed", G_LOADER },
 	{ "commands[].abi-change", G_LINE }, { "commands[].accept-reason", G_LINE },
 	{ "commands[].new", G_LOADER },
+	{ "commands[].evidence[]", G_LOADER }, { "commands[].kind", G_LOADER },
 	{ "commands[].doc", G_DOC }, { "commands[].variants[].abis[]", G_ABI_NAME },
 	{ "commands[].variants[].nr", G_LOADER }, { "commands[].variants[].doc", G_DOC },
 	{ "commands[].variants[].alias-of", G_IDENT },

@@ -19,9 +19,9 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 		"size-unit", "unused-params", "size", "macro", "legacy", "reserved", NULL };
 	static const char *const keys[] = {
 		"name", "number", "alias-of", "variants", "passes", "since", "removed", "abi-change",
-		"accept", "accept-reason", "new", "doc", NULL };
+		"evidence", "accept", "accept-reason", "new", "doc", NULL };
 	const char *known =
-		"name, number or alias-of, variants (with alias-of), passes, since, removed, abi-change, accept, accept-reason, new, doc";
+		"name, number or alias-of, variants (with alias-of), passes, since, removed, abi-change, evidence, accept, accept-reason, new, doc";
 	struct command *c = &h->commands[h->n_commands];
 	const struct ynode *n;
 	bool ok = true;
@@ -111,6 +111,7 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 	}
 	get_lifetime(L, m, &c->life);	/* a bad one is reported and left out */
 	get_abi_change(L, c, m);
+	ok &= load_evidence(L, c, m);
 	c->accept = get_accept(L, m, ACCEPT_SHARED_NUMBER | ACCEPT_REUSED_NUMBER);
 	get_new_and_reason(L, c, m);
 	if (ok && c->name && c->doc)
@@ -134,9 +135,9 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 		{ "size", false }, { "macro", false }, { "legacy", false }, { "reserved", false },
 		{ "accept", false }, { "alias-of", false }, { "variants", false }, { "since", false },
 		{ "removed", false }, { "abi-change", false }, { "accept-reason", false },
-		{ "new", false }, { 0 } };
+		{ "new", false }, { "evidence", false }, { "kind", false }, { 0 } };
 	struct command *c = &h->commands[h->n_commands];
-	const char *dir, *macro;
+	const char *dir, *macro, *kind;
 	struct mark dir_mark, mm, pm;
 	const struct ynode *n;
 	bool ok = true;
@@ -273,6 +274,13 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 			    c->name ? c->name : "?", c->variants[i].nr_text);
 	get_lifetime(L, m, &c->life);	/* a bad one is reported and left out */
 	get_abi_change(L, c, m);
+	ok &= load_evidence(L, c, m);
+	if ((kind = get_str(L, m, "kind", &mm)) && strcmp(kind, "protocol-code")) {
+		LOAD_ERR(L, mm, "type", "kind '%s' must be protocol-code (an ioctl request has no kind)",
+		    kind);
+		ok = false;
+	}
+	c->protocol_code = kind && !strcmp(kind, "protocol-code");
 	c->accept = get_accept(L, m, ACCEPT_OUTSIDE_RANGE | ACCEPT_UNREGISTERED_MAGIC |
 				  ACCEPT_SHARED_NUMBER | ACCEPT_SIZE_OVERFLOW |
 				  ACCEPT_REUSED_NUMBER | ACCEPT_ROW_VERSIONS | ACCEPT_ABI_SIZE);

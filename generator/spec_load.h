@@ -97,6 +97,7 @@ void get_abi_change(struct loader *L, struct command *c, const struct ynode *m);
 void get_new_and_reason(struct loader *L, struct command *c, const struct ynode *m);
 void load_variants(struct loader *L, struct command *c, const struct ynode *m);
 bool load_unused_params(struct loader *L, struct command *c, const struct ynode *m);
+bool load_evidence(struct loader *L, struct command *c, const struct ynode *m);
 bool load_size_unit(struct loader *L, struct command *c, const struct ynode *m, bool have_dir);
 bool load_size(struct loader *L, struct command *c, const struct ynode *m);
 /* spec_header.c */

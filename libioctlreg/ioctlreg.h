@@ -92,6 +92,9 @@ enum ioctlreg_command_flags {
 	IOCTLREG_SIZE_UNIT = 1 << 2,	/* the size field counts elements (SPI_IOC_MESSAGE(N)) */
 	IOCTLREG_RESERVED = 1 << 3,	/* reserved: no command behind it */
 	IOCTLREG_PLAIN = 1 << 4,	/* the header spells it as a plain number (TCGETS) */
+	/* a protocol code: _IO*-encoded, written into the driver's buffer,
+	 * never an ioctl request (binder's BC_*, BR_*) */
+	IOCTLREG_PROTOCOL_CODE = 1 << 5,
 };
 
 struct ioctlreg_command {

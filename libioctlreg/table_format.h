@@ -56,6 +56,7 @@ enum tbl_command_flags {
 	TBL_SIZE_UNIT = 1 << 2,		/* the size field counts size-unit elements */
 	TBL_RESERVED = 1 << 3,
 	TBL_PLAIN = 1 << 4,		/* spelled as a plain number */
+	TBL_PROTOCOL_CODE = 1 << 5,	/* a code in the driver's buffer, no request */
 };
 
 struct tbl_command {

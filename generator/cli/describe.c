@@ -143,6 +143,8 @@ void describe_hit(const struct ioctlreg *r, const struct ioctlreg_hit *hit, size
 	ioctlreg_command(r, hit->command, &c);
 	describe_call(r, hit, abi, sb);
 	sb_printf(sb, " (%s)", c.header);
+	if (c.flags & IOCTLREG_PROTOCOL_CODE)
+		sb_lit(sb, " [protocol code written into the driver's buffer, not an ioctl request]");
 	if (!number_versions(r, &c, hit, abi, sb) && c.lifetime[0])
 		sb_printf(sb, " [%s]", c.lifetime);
 }

@@ -9,6 +9,8 @@ from . import Error
 # "Is this an ioctl #define": its body calls one of the ioctl macros.
 IOCTL_CALL = re.compile(r"\b_IO(R|W|WR|C)?(_BAD)?\s*\(")
 DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?(.*)$")
+# a #define whose body is one name: another command's (SIOCINQ FIONREAD)
+ALIAS_BODY = re.compile(r"^[\s(]*([A-Za-z_]\w*)[\s)]*$")
 COMMENTED_DEFINE = re.compile(r"^[\s/*]*#\s*define\s+([A-Za-z_]\w*)(.*)$")
 
 
@@ -87,6 +89,7 @@ class HeaderText:
                 self.defines.append(Define(line, m.group(1), parse_params(m.group(2)),
                                            strip_comments(m.group(3))))
         self.commented = self._commented_ioctls()
+        self.enum_tag = {}		# enumerator -> the tag of its enum, or ""
         self.enumerators = self._ioctl_enumerators()
 
     def _ioctl_enumerators(self):
@@ -100,11 +103,11 @@ class HeaderText:
                       lambda m: re.sub(r"[^\n]", " ", m.group(0)), self.text, flags=re.S)
         text = re.sub(r"^[ \t]*#.*$", lambda m: " " * len(m.group(0)), text, flags=re.M)
         out = []
-        for m in re.finditer(r"\benum\b[\s\w]*\{([^{}]*)\}", text):
-            pos, depth, start = m.start(1), 0, m.start(1)
+        for m in re.finditer(r"\benum\b\s*(\w*)[\s\w]*\{([^{}]*)\}", text):
+            pos, depth, start = m.start(2), 0, m.start(2)
             items = []
-            for i in range(m.start(1), m.end(1) + 1):
-                ch = text[i] if i < m.end(1) else ","
+            for i in range(m.start(2), m.end(2) + 1):
+                ch = text[i] if i < m.end(2) else ","
                 if ch == "(":
                     depth += 1
                 elif ch == ")":
@@ -118,6 +121,7 @@ class HeaderText:
                     line = text.count("\n", 0, at + e.start(1)) + 1
                     out.append(Define(line, e.group(1), None,
                                       re.sub(r"\s+", " ", e.group(2)).strip()))
+                    self.enum_tag[e.group(1)] = m.group(1)
         return out
 
     def _commented_ioctls(self):

@@ -11,8 +11,8 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 
-from . import Error, cc, expand
-from .cheader import HeaderText
+from . import Error, cc, evidence, expand
+from .cheader import ALIAS_BODY, HeaderText
 from .specwrite import Entry, Legacy, NamedEntry, PlainEntry
 
 DIR_OF = {"_IO": "none", "_IOR": "read", "_IOW": "write", "_IOWR": "read-write",
@@ -113,6 +113,7 @@ class Unit:
     variant_all: dict = field(default_factory=dict)	# name -> [(label, Call | None)]
     not_ioctl: dict = field(default_factory=dict)	# label -> [name]
     plain: list = field(default_factory=list)	# PlainEntry, header order, spelled as numbers
+    evidence: object = None	# an evidence.Evidence: what admits a #define without _IO* (evidence.py)
 
     def reset(self, includes):
         self.includes = includes
@@ -205,9 +206,6 @@ def analyse(unit, compiler):
     report_the_rest(unit, live, helpers)
 
 
-ALIAS_BODY = re.compile(r"^[\s(]*([A-Za-z_]\w*)[\s)]*$")
-
-
 def find_aliases(unit, live):
     """`#define SOUND_PCM_SYNC SNDCTL_DSP_SYNC`: a command the header defines
     as another command of the header is an alias of it (alias-of).  Not
@@ -269,32 +267,40 @@ def report_the_rest(unit, live, helpers):
             reported.add(n)
             unit.leave(line, n, R_NOT_LIVE, "commented out")
     if PLAIN_NUMBER_HEADERS.search(unit.rel):
-        for d in text.defines:
-            if d.name in names or d.name in reported or d.params is not None:
-                continue
-            v = PLAIN_NUMBER.match(d.body)
-            if live.get(d.name) != d.line:
-                continue
-            a = ALIAS_BODY.match(d.body) if not v else None
-            if a and FLAG_NAME.match(d.name):
-                unit.leave(d.line, d.name, R_FLAG, d.body.strip())
-                continue
-            if a and a.group(1) != d.name:
-                # another command's name (SIOCINQ is FIONREAD); which name on
-                # every ABI is variants.name_targets()'s to say
-                unit.plain.append(NamedEntry(name=d.name, alias_of=a.group(1), line=d.line))
-                continue
-            if not v and "?" in d.body:
-                # sockios.h's SIOCGSTAMP: _OLD or _NEW by the size of struct timeval
-                unit.plain.append(NamedEntry(name=d.name, alias_of="", line=d.line))
-                continue
-            if not v or int(v.group(1), 16) < 0x100:
-                continue
-            if FLAG_NAME.match(d.name):
-                unit.leave(d.line, d.name, R_FLAG, d.body.strip())
-            else:
-                # the historic tty and socket numbering: a command spelled as a number
-                unit.plain.append(PlainEntry(name=d.name, number=v.group(1), line=d.line))
+        plain_by_header_name(unit, live, names | reported)
+    elif unit.evidence is not None:
+        evidence.plain_commands(unit, live, names | reported)
+
+
+def plain_by_header_name(unit, live, taken):
+    """ioctls.h and sockios.h: every hex #define of 0x100 or more is a
+    command spelled as a plain number (the historic tty and socket numbering)."""
+    for d in unit.text.defines:
+        if d.name in taken or d.params is not None:
+            continue
+        v = PLAIN_NUMBER.match(d.body)
+        if live.get(d.name) != d.line:
+            continue
+        a = ALIAS_BODY.match(d.body) if not v else None
+        if a and FLAG_NAME.match(d.name):
+            unit.leave(d.line, d.name, R_FLAG, d.body.strip())
+            continue
+        if a and a.group(1) != d.name:
+            # another command's name (SIOCINQ is FIONREAD); which name on
+            # every ABI is variants.name_targets()'s to say
+            unit.plain.append(NamedEntry(name=d.name, alias_of=a.group(1), line=d.line))
+            continue
+        if not v and "?" in d.body:
+            # sockios.h's SIOCGSTAMP: _OLD or _NEW by the size of struct timeval
+            unit.plain.append(NamedEntry(name=d.name, alias_of="", line=d.line))
+            continue
+        if not v or int(v.group(1), 16) < 0x100:
+            continue
+        if FLAG_NAME.match(d.name):
+            unit.leave(d.line, d.name, R_FLAG, d.body.strip())
+        else:
+            # the historic tty and socket numbering: a command spelled as a number
+            unit.plain.append(PlainEntry(name=d.name, number=v.group(1), line=d.line))
 
 
 def with_params(expr, ones=None):

@@ -11,7 +11,8 @@ import sys
 import tempfile
 from dataclasses import dataclass, field, replace
 
-from . import Error, argtypes, cc, classify, leftout, registry, results_of, specwrite, variants
+from . import Error, argtypes, cc, classify, evidence, leftout, registry, results_of, specwrite, \
+    variants
 from .cc import Compiler
 from .cheader import HeaderText
 from .classify import LeftOut, Unit
@@ -44,6 +45,7 @@ class Context:
     defined_in: dict = field(default_factory=dict)	# constant -> generic header
     arch_defined_in: dict = field(default_factory=dict)	# (ARCH, constant) -> its asm/ header
     types: argtypes.TypeIndex = field(default_factory=argtypes.TypeIndex)
+    command_header: dict = field(default_factory=dict)	# command -> its spec file (headers/)
 
     def compiler(self, arch, cmd=None):
         return Compiler(list(cmd or self.compilers[arch]) + self.stubs,
@@ -96,6 +98,7 @@ def analyse(u, ctx):
         classify.analyse(u, comp)
     if u.kind == "generic":
         variants.check(u, ctx.variants())
+    evidence.mark_enumerators(u)
     name_the_named(u, ctx, comp)
     if not u.commands:
         return u
@@ -262,6 +265,7 @@ def entries_of(u, old, ctx, left):
     out = []
     for f in u.commands:
         e = f.entry
+        evidence.keep_first(e, olds.get(f.name), ctx.version, ctx.versions)
         if f.name in u.variant:
             e.variants = variants_of(u, f, ctx) or []
             mine = olds.get(f.name)
@@ -280,7 +284,14 @@ def entries_of(u, old, ctx, left):
         else:
             out.append((f.line, e))
     # the commands spelled as plain numbers, in header order among the others
-    out += [(e.line, e) for e in u.plain]
+    for e in u.plain:
+        other = ctx.command_header.get(e.name) if getattr(e, "evidence", None) else None
+        evidence.keep_first(e, olds.get(e.name), ctx.version, ctx.versions)
+        if other not in (None, u.spec_rel) and e.name not in known:
+            left.append((u.label, LeftOut(e.line, e.name, evidence.R_NAME_ELSEWHERE,
+                                          f"{e.number}; {other}")))
+        else:
+            out.append((e.line, e))
     return [e for _, e in sorted(out, key=lambda le: le[0])]
 
 
@@ -290,7 +301,7 @@ def why_left_out(u, f, ctx):
         label, call = u.variant[f.name]
         how = expand_text(call, f.params) if call else "no single ioctl macro"
         return classify.R_VARIANT, f"{label}: {how}"
-    if f.enum_value is not None:
+    if f.enum_value is not None and not f.entry.kind and len(f.entry.evidence) < 2:
         return classify.R_ENUM, f.enum_value
     e, types = f.entry, f.entry.types()
     if not u.compiles and (e.type or e.legacy and e.legacy.passes != "void"):
@@ -315,6 +326,7 @@ class Stats:
         self.per_arch = {a: 0 for a in arches}
         self.headers = self.new = self.kept = self.families = self.legacy = 0
         self.new_names = set()
+        self.evidence = {}	# kind of evidence -> new commands it admitted
 
     def count(self, u, merged, old):
         self.headers += 1
@@ -331,11 +343,19 @@ class Stats:
         fresh = {e.name for e, _ in merged if e.name in imported - known}
         self.new += len(fresh)
         self.new_names |= fresh
+        for e, _ in merged:
+            if e.name in fresh:
+                for k in (["protocol-code"] if getattr(e, "kind", None) else []) + \
+                        [x.split()[0] for x in getattr(e, "evidence", [])]:
+                    self.evidence[k] = self.evidence.get(k, 0) + 1
 
     def print(self, left):
         print("commands per ARCH: " + ", ".join(f"{a} {n}" for a, n in self.per_arch.items()))
         print(f"header files: {self.headers}; commands from the registry: {self.kept}, "
               f"new: {self.new}; families: {self.families}; legacy: {self.legacy}")
+        if self.evidence:
+            print("evidence of the new commands: " +
+                  ", ".join(f"{k} {n}" for k, n in sorted(self.evidence.items())))
         print(f"left out: {len(left)}")
         for r, n in leftout.counts(left):
             print(f"  {n:5d}  {r}")
@@ -380,6 +400,8 @@ def parse_args(argv):
                     help="the known kernel version (spec/versions.yaml) the tree is: its new "
                          "commands get `since: V`, and when V is the newest, the commands "
                          "it no longer defines `removed: V`")
+    ap.add_argument("--cache", default="build", metavar="DIR",
+                    help="where the tree's case labels are kept between runs (evidence.py)")
     ap.add_argument("-q", "--quiet", action="store_true")
     return ap.parse_args(argv)
 
@@ -397,18 +419,20 @@ def context(args):
             raise Error(f"{args.spec}/abis.yaml: error: no ABI has ARCH {a}: its headers "
                         f"cannot be compiled (add the ABI first)")
     hdir = os.path.join(args.spec, "headers")
-    old, old_headers = {}, {}
+    old, old_headers, names = {}, {}, {}
     for h in reg.headers:
         rel = os.path.relpath(h.spec, hdir)
         old_headers[rel] = h
         old[rel] = OldFile(h.spec, [Entry.from_registry(c) for c in h.commands],
                            [c["source"] for c in h.commands])
+        for c in h.commands:
+            names.setdefault(c["name"], rel)
     bits = reg.smallest_size_bits
     versions = reg.versions()
     return Context(args.uapi, args.incdirs, arches, compilers, reg.abis, old, old_headers,
                    (1 << bits) - 1, f"{bits}-bit size field of the smallest layout", reg,
                    version=registry.tree_version(args.spec, versions, args.version),
-                   versions=versions)
+                   versions=versions, command_header=names)
 
 
 def main(argv=None):
@@ -430,6 +454,10 @@ def main(argv=None):
                     else:
                         ctx.arch_defined_in.setdefault((u.arch, d.name), u.rel)
         units = [u for u in all_units if not args.only or u.rel in args.only]
+        ev = evidence.Evidence(evidence.CaseLabels(args.tree, args.cache),
+                               evidence.MagicRows(ctx.registry.magic_codes, ctx.version))
+        for u in units:
+            u.evidence = ev
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
             results_of([ex.submit(analyse, u, ctx) for u in units])
         alias_other_headers(units, ctx)

@@ -179,6 +179,8 @@ class Entry:
     since: str | None = None	# the first known kernel version it exists in
     removed: str | None = None	# the first known version it no longer exists in
     abi_change: str | None = None	# why its number may differ between versions: hand-written
+    evidence: list = field(default_factory=list)	# an enumerator's (evidence.py)
+    kind: str | None = None	# "protocol-code": binder's BC_*, BR_*, no request
 
     @classmethod
     def from_registry(cls, c):
@@ -199,7 +201,8 @@ class Entry:
             type=c["type"], size=None if c["size"] is None else c["args"][-1],
             accept=list(c["accept"]), reserved=c["reserved"],
             alias_of=c.get("alias-of"), since=c.get("since"), removed=c.get("removed"),
-            abi_change=c.get("abi-change"),
+            abi_change=c.get("abi-change"), evidence=list(c.get("evidence", [])),
+            kind=c.get("kind"),
             variants=[Variant(tuple(v["abis"]), v["nr-text"], v["doc"])
                       for v in c.get("variants", [])],
             legacy=Legacy(lg["written"], lg["passes"], lg["spell-as"], lg["doc"], lg["abi-break"])
@@ -218,7 +221,9 @@ class Entry:
             return replace(self, doc=old.doc)
         e = replace(self, doc=old.doc, accept=old.accept, reserved=old.reserved,
                     alias_of=self.alias_of or old.alias_of,	# the header's, else the registry's
-                    variants=old.variants, abi_change=old.abi_change, **history(self, old))
+                    variants=old.variants, abi_change=old.abi_change, **history(self, old),
+                    # an entry the registry took without evidence keeps none
+                    evidence=self.evidence if old.evidence else [])
         if c_int(old.magic) == c_int(self.magic):
             e.magic = old.magic		# the registry's spelling of the same number
         if c_int(old.nr) == c_int(self.nr):
@@ -254,6 +259,8 @@ class Entry:
                 ("macro", self.macro),
                 ("type", scalar(self.type) if self.type else None), ("size", self.size)]
         keys.insert(0, ("alias-of", self.alias_of))
+        keys += [("kind", self.kind),
+                 ("evidence", flow_list(self.evidence) if self.evidence else None)]
         out = [f"  - name: {self.name}\n"] + [f"    {k}: {v}\n" for k, v in keys if v is not None]
         if self.legacy:
             lg = self.legacy
@@ -296,11 +303,13 @@ class PlainEntry(NoMacroEntry):
     type it passes when the registry says (hand-written, never imported)."""
     name: str
     number: str			# as written: 0x5401
+    evidence: list = field(default_factory=list)	# what made it a command (evidence.py)
 
     @classmethod
     def from_registry(cls, c):
         return cls(name=c["name"], number=c["number-text"], doc=c["doc"], passes=c["passes"],
-                   accept=list(c["accept"]), since=c.get("since"), removed=c.get("removed"))
+                   accept=list(c["accept"]), since=c.get("since"), removed=c.get("removed"),
+                   evidence=list(c.get("evidence", [])))
 
     def merge(self, old):
         """The imported number with the registry's doc, passes and accept."""
@@ -315,12 +324,15 @@ class PlainEntry(NoMacroEntry):
         return isinstance(other, PlainEntry) and self.name == other.name and \
             int(self.number, 0) == int(other.number, 0) and self.doc == other.doc and \
             self.passes == other.passes and self.accept == other.accept and \
-            (self.since, self.removed) == (other.since, other.removed)
+            (self.since, self.removed) == (other.since, other.removed) and \
+            self.evidence == other.evidence
 
     def text(self):
         out = [f"  - name: {self.name}\n    number: {self.number}\n"]
         if self.passes:
             out.append(f"    passes: {scalar(self.passes)}\n")
+        if self.evidence:
+            out.append(f"    evidence: {flow_list(self.evidence)}\n")
         out += history_lines(self)
         if self.accept:
             out.append(f"    accept: {flow_list(self.accept)}\n")
@@ -517,11 +529,13 @@ class NamedEntry(NoMacroEntry):
     name: str
     alias_of: str
     variants: list = field(default_factory=list)	# NameVariant
+    abi_change: str | None = None	# hand-written, as the spec says
 
     @classmethod
     def from_registry(cls, c):
         return cls(name=c["name"], alias_of=c["alias-of"], doc=c["doc"], passes=c["passes"],
                    accept=list(c["accept"]), since=c.get("since"), removed=c.get("removed"),
+                   abi_change=c.get("abi-change"),
                    variants=[NameVariant(tuple(v["abis"]), v["alias-of"], v["doc"])
                              for v in c.get("variants", [])])
 
