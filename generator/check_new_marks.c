@@ -7,7 +7,9 @@
  * tests that compare with the pristine trees would fail far from the
  * cause.  A command marked new that the tree defines is no longer new.
  */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules.h"
@@ -32,6 +34,33 @@ static void tree_version(const char *tree, char *out, size_t n)
 		snprintf(out, n, "%ld.%ld", version, patchlevel);
 }
 
+/* Does the tree's own copy of header hd name word (an enumerator such as
+ * binder's BC_TRANSACTION is no macro: the tree's name table lacks it)? */
+static bool header_names(const char *tree, const struct header *hd, const char *word)
+{
+	char path[4096];
+	size_t n = strlen(word);
+	bool found = false;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (hd->arch)
+		snprintf(path, sizeof(path), "%s/arch/%s/include/uapi/%s", tree, hd->arch, hd->path);
+	else
+		snprintf(path, sizeof(path), "%s/include/uapi/%s", tree, hd->path);
+	if (!(f = fopen(path, "r")))
+		return false;
+	len = fread(text = xrealloc(NULL, 1 << 20), 1, (1 << 20) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	for (const char *p = strstr(text, word); p && !found; p = strstr(p + 1, word))
+		found = (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+			!(isalnum((unsigned char)p[n]) || p[n] == '_');
+	free(text);
+	return found;
+}
+
 void check_new_marks(struct registry *reg, const char *tree,
 		     const char *(*defined)(const void *ctx, const char *name), const void *ctx)
 {
@@ -53,6 +82,9 @@ void check_new_marks(struct registry *reg, const char *tree,
 		for (size_t i = 0; i < hd->n_commands; i++) {
 			const struct command *c = &hd->commands[i];
 			const char *where = defined(ctx, c->name);
+
+			if (!where && header_names(tree, hd, c->name))
+				where = hd->path;
 
 			/* reserved: the header has it commented out */
 			if (c->reserved || (reg->n_versions && !lifetime_has(&c->life, v)))
