@@ -9,7 +9,7 @@ import renderlib
 # The columns of a row, in the order the CSV writes them (docs: exports).
 COLUMNS = ("version", "abi", "name", "header", "number", "hex", "dir", "type",
            "nr", "size", "scope", "since", "removed", "time64", "alias-of",
-           "shared-with", "family", "plain", "unit-size")
+           "shared-with", "family", "plain", "unit-size", "kind")
 
 
 def abi_table(model):
@@ -92,6 +92,9 @@ def rows(model):
                         "family": bool(c["params"]),
                         "plain": c["number-text"] if plain else None,
                         "unit-size": n.get("unit-size"),
+                        # a protocol code is written into a driver's buffer,
+                        # never passed to ioctl() (binder's BC_*, BR_*)
+                        "kind": c.get("kind") or "request",
                         "arch-header": h["arch"],
                     })
     return out
