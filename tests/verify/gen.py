@@ -177,7 +177,7 @@ def load_model(model_path):
             model = json.load(f)
     except (OSError, ValueError) as e:
         die("%s: %s" % (model_path, e))
-    if model.get("model-version") != 6:
+    if model.get("model-version") != 7:
         die("%s: unsupported model-version %r" % (model_path, model.get("model-version")))
     return model
 
