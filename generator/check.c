@@ -38,6 +38,7 @@ static void check(struct registry *reg, bool sized)
 		number_versions(reg, byname, n);
 		check_abi_changes(reg);
 		check_new_uapi(reg);
+		check_type_layouts(reg);
 	}
 	check_command_names(reg, byname, n);
 	check_aliases(reg, byname, n, sized);

@@ -28,6 +28,8 @@ void check_ranges(struct registry *reg);
 void check_magic_table(struct registry *reg);
 /* check_types.c: the members' types of the header specs' types, and their lints */
 void check_types(struct registry *reg);
+/* and the rules for new UAPI on their layouts (padding, i386-alignment), when sized */
+void check_type_layouts(struct registry *reg);
 /* check_bounds.c: the names C texts use as constants (array bounds, sizes)
  * are constants (sized: the measured sizes are there to ask) */
 void check_bounds(struct registry *reg, bool sized);
