@@ -27,29 +27,6 @@ def objdir(build, version, abi):
     return os.path.join(build, f"kconf-{version}-{abi}")
 
 
-def main(argv):
-    """`targets BUILD`: the make targets of the configured trees;
-    `args VERSION BUILD`: measure-sizes' --kernel-context options of VERSION."""
-    if argv[:1] == ["targets"] and len(argv) == 2:
-        print(" ".join(os.path.join(objdir(argv[1], v, a), ".done")
-                       for v, abis in CONFIGURED.items() for a in abis))
-    elif argv[:1] == ["args"] and len(argv) == 3:
-        v, build = argv[1:]
-        print(" ".join(f"--kernel-context {a}={os.path.join(build, 'linux-source-' + v)}:"
-                       f"{objdir(build, v, a)}" for a in CONFIGURED.get(v, {})))
-    elif argv[:1] == ["arch"] and len(argv) == 3:
-        print(CONFIGURED[argv[1]][argv[2]])
-    else:
-        print("usage: python3 -m ioctltools.kcontext targets BUILD | args VERSION BUILD | "
-              "arch VERSION ABI", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
-
-
 def parse(specs, abis):
     """--kernel-context ABI=SRCTREE:OBJDIR items -> {abi name: (src, obj)}."""
     out, names = {}, {a.name for a in abis}
@@ -112,3 +89,24 @@ def measure(reg, probes, trees, probe_dir):
     return out
 
 
+def main(argv):
+    """`targets BUILD`: the make targets of the configured trees;
+    `args VERSION BUILD`: measure-sizes' --kernel-context options of VERSION."""
+    if argv[:1] == ["targets"] and len(argv) == 2:
+        print(" ".join(os.path.join(objdir(argv[1], v, a), ".done")
+                       for v, abis in CONFIGURED.items() for a in abis))
+    elif argv[:1] == ["args"] and len(argv) == 3:
+        v, build = argv[1:]
+        print(" ".join(f"--kernel-context {a}={os.path.join(build, 'linux-source-' + v)}:"
+                       f"{objdir(build, v, a)}" for a in CONFIGURED.get(v, {})))
+    elif argv[:1] == ["arch"] and len(argv) == 3:
+        print(CONFIGURED[argv[1]][argv[2]])
+    else:
+        print("usage: python3 -m ioctltools.kcontext targets BUILD | args VERSION BUILD | "
+              "arch VERSION ABI", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
