@@ -258,10 +258,26 @@ VERSION_UAPI = $(VERSION_DIR); $(MAKE) -s $$($(VERSION_DONE)) || exit 1
 # ONLY="spec files": measure only these headers' probes, merged into spec/sizes.
 # Each version the registry knows is measured against its own tree's headers
 # (spec/sizes/<abi>.yaml for the oldest, spec/sizes/<version>/<abi>.yaml).
+# The kernel-internal headers are measured in kernel context on the trees
+# tools/ioctltools/kcontext.py names, each configured once in its own
+# object directory $(B)/kconf-<version>-<ABI> (make tinyconfig prepare).
+KCONTEXT_TREES = $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext targets $(B))
+$(B)/kconf-%/.done:
+	$(quiet) KCONFIG $(@D)
+	$(Q)v=$$(echo $* | sed 's/-.*//'); abi=$$(echo $* | sed 's/^[^-]*-//'); \
+		arch=$$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext arch $$v $$abi) && \
+		$(MAKE) -s $(B)/linux-source-$$v/.extracted && rm -rf $(@D) && mkdir -p $(@D) && \
+		MAKEFLAGS= $(MAKE) -s -C $(B)/linux-source-$$v O=$(CURDIR)/$(@D) ARCH=$$arch \
+			tinyconfig >/dev/null && \
+		MAKEFLAGS= $(MAKE) -s -C $(B)/linux-source-$$v O=$(CURDIR)/$(@D) ARCH=$$arch \
+			-j2 prepare >/dev/null && touch $@
+
 sizes: $(B)/ioctlgen
+	$(Q)$(MAKE) -s $(KCONTEXT_TREES)
 	$(Q)for v in $(REG_VERSIONS); do \
 		$(VERSION_UAPI); \
 		tools/measure-sizes --version $$v --uapi $$d $(if $(NEW_HEADERS),--new-headers $(NEW_HEADERS)) \
+			$$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext args $$v $(B)) \
 			$(foreach f,$(ONLY),--only $(f)) $(SPEC) $(B) || exit 1; \
 	done
 

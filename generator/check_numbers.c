@@ -29,6 +29,8 @@ static void show_version_sizes(struct registry *reg, size_t v)
 		abi->n_sizes = abi->by_version[w].n_sizes;
 		abi->absent = abi->by_version[w].absent;
 		abi->n_absent = abi->by_version[w].n_absent;
+		abi->kcontext = abi->by_version[w].kcontext;
+		abi->n_kcontext = abi->by_version[w].n_kcontext;
 		abi->sizes_file = abi->by_version[w].sizes_file;
 		abi->sizes_borrowed = w != v;
 	}
@@ -47,7 +49,7 @@ static void missing_version_sizes(struct registry *reg, size_t v)
 			continue;
 		/* the first in spec order */
 		for_each_command(reg, c) {
-			if (!needs && abi_arch_has(abi, c) && lifetime_has(&c->life, v) && !c->plain &&
+			if (!needs && abi_arch_has(abi, c) && abi_measured(abi, c) && lifetime_has(&c->life, v) && !c->plain &&
 			    !c->by_name && (command_sized_type(c) || c->size_unit))
 				needs = c;
 		}

@@ -110,6 +110,7 @@ void check_uapi_paths(struct registry *reg)
 	if (reg->tree)
 		tree_dirs(reg, &d);
 	for (size_t k = 0; k < reg->n_headers; k++)
-		if (reg->headers[k].path)
+		/* a kernel-internal header is outside the UAPI on purpose */
+		if (reg->headers[k].path && !reg->headers[k].kernel_internal)
 			check_path(reg, &d, &reg->headers[k]);
 }

@@ -63,11 +63,39 @@ bool abi_arch_has(const struct abi *abi, const struct command *c)
 	return !c->header->arch || (abi->arch && !strcmp(c->header->arch, abi->arch));
 }
 
+static int str_ptr_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+static bool listed(const char *const *list, size_t n, const char *path)
+{
+	return n && bsearch(path, list, n, sizeof(*list), str_ptr_cmp);
+}
+
+bool abi_measured(const struct abi *abi, const struct command *c)
+{
+	return !c->header->kernel_internal || listed(abi->kcontext, abi->n_kcontext, c->header->path);
+}
+
+bool abi_measured_in(const struct abi *abi, const struct command *c, size_t v)
+{
+	size_t w = v;
+
+	if (!c->header->kernel_internal || !abi->by_version)
+		return abi_measured(abi, c);
+	while (w > 0 && !abi->by_version[w].sizes_file)	/* borrowed, as check_numbers.c */
+		w--;
+	return listed(abi->by_version[w].kcontext, abi->by_version[w].n_kcontext, c->header->path);
+}
+
 /* absent: lists NAME, or header:NAME when only one header's NAME is missing
- * (asm-generic/ioctls.h:TCGETS2 on sparc, whose own asm/ioctls.h has one). */
+ * (asm-generic/ioctls.h:TCGETS2 on sparc, whose own asm/ioctls.h has one).
+ * A kernel-internal header's commands exist only where they were measured. */
 bool abi_has(const struct abi *abi, const struct command *c)
 {
-	return abi_arch_has(abi, c) && !absent(abi, NULL, c->name) && !absent(abi, c->header->path, c->name);
+	return abi_arch_has(abi, c) && abi_measured(abi, c) && !absent(abi, NULL, c->name) &&
+	       !absent(abi, c->header->path, c->name);
 }
 
 static const struct variant *variant_on(const struct command *c, const struct abi *abi)

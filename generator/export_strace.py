@@ -53,7 +53,9 @@ def row(r):
     head = f'{{ "{r["header"]}", "{r["name"]}", '
     if r["plain"] is not None and r["size"] == 0 and r["dir"] in (None, "none") \
             and r["number"] <= 0xffff:
-        return head + f'0, {r["plain"]}, 0 }},'
+        # the header's hex text (ioctls_hex.sh's); a decimal one (scsi_ioctl.h's 1) in hex
+        text = r["plain"] if r["plain"].lower().startswith("0x") else f'0x{r["number"]:04x}'
+        return head + f'0, {text}, 0 }},'
     if r["dir"] not in DIRS or r["type"] is None or r["nr"] is None:
         return None
     return head + f'{DIRS[r["dir"]]}, 0x{r["type"]:02x}{r["nr"]:02x}, 0x{r["size"]:02x} }},'

@@ -127,6 +127,32 @@ static void write_header_types(struct json *j, const struct header *hd)
 	close_(j, ']');
 }
 
+/* not-measured: {ABI: [versions]} where a kernel-internal header was not
+ * measured (kernel-context of the sizes file): there it has no number and
+ * none is guessed; {} for every other command. */
+static void write_not_measured(struct json *j, const struct registry *reg, const struct command *c)
+{
+	size_t n_v = reg->n_versions ? reg->n_versions : 1;
+
+	open_(j, "not-measured", '{');
+	for (size_t k = 0; c->header->kernel_internal && k < reg->n_abis; k++) {
+		const struct abi *abi = &reg->abis[k];
+		bool any = false;
+
+		for (size_t v = 0; v < n_v && abi_arch_has(abi, c); v++) {
+			if (!lifetime_has(&c->life, v) || abi_measured_in(abi, c, v))
+				continue;
+			if (!any)
+				open_(j, abi->name, '[');
+			any = true;
+			kstr(j, NULL, reg->n_versions ? reg->versions[v].name : NULL);
+		}
+		if (any)
+			close_(j, ']');
+	}
+	close_(j, '}');
+}
+
 static void write_command(struct json *j, const struct registry *reg, const struct command *c)
 {
 	const char *measure[MEASURE_MAX];
@@ -162,6 +188,7 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	kbool(j, "reserved", c->reserved);
 	kbool(j, "new", command_is_new(c));
 	kstr(j, "accept-reason", c->accept_reason);
+	kbool(j, "uapi", !c->header->kernel_internal);
 	kstr(j, "alias-of", c->alias_of);
 	kstr(j, "macro", c->macro);
 	kstrlist(j, "args", c->args, c->n_args);
@@ -203,8 +230,10 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 		kstrlist(j, "evidence", c->evidence, c->n_evidence);
 	if (c->protocol_code)
 		kstr(j, "kind", "protocol-code");
-	if (reg->numbered)
+	if (reg->numbered) {
 		write_numbers(j, reg, c);
+		write_not_measured(j, reg, c);
+	}
 	kstr(j, "doc", c->doc);
 	accept_list(j, c->accept);
 	ksource(j, c->mark);
@@ -225,6 +254,7 @@ void model_write_headers(struct json *j, const struct registry *reg)
 		kstrlist(j, "defines", hd->defines, hd->n_defines);
 		kstrlist(j, "includes", hd->includes, hd->n_includes);
 		kbool(j, "header-test", hd->header_test);
+		kbool(j, "kernel-internal", hd->kernel_internal);
 		kstr(j, "patch-prefix", hd->patch_prefix);
 		open_(j, "typedefs", '[');
 		for (size_t i = 0; i < hd->n_typedefs; i++) {

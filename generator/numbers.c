@@ -370,7 +370,7 @@ void commands_number(struct registry *reg, size_t version, const struct numberin
 
 			/* abi_has(), with the absent: lists looked up once */
 			if (!abi->layout || !abi->sizes_file || lacks[at * reg->n_abis + k] ||
-			    !abi_arch_has(abi, c) || c->by_name)
+			    !abi_arch_has(abi, c) || !abi_measured(abi, c) || c->by_name)
 				continue;
 			if (c->plain) {
 				struct ioc_fields f;

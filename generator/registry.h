@@ -33,6 +33,8 @@ struct abi_sizes {
 	size_t n_sizes;
 	const char **absent;	/* sorted */
 	size_t n_absent;
+	const char **kcontext;	/* kernel-context: the kernel-internal headers measured, sorted */
+	size_t n_kcontext;
 	const char *sizes_file;	/* NULL: no such file */
 	struct mark mark;	/* its abi: value */
 };
@@ -51,6 +53,10 @@ struct abi {
 	size_t n_sizes;
 	const char **absent;	/* commands its headers do not define here, sorted */
 	size_t n_absent;
+	/* kernel-context: the kernel-internal headers measured in kernel
+	 * context on this ABI, sorted; the others' commands are not measured */
+	const char **kcontext;
+	size_t n_kcontext;
 	const char *sizes_file;
 	/* The sizes of each known version, n_versions of them ([0] the oldest's,
 	 * as above); NULL without versions.  check_numbers.c points the fields above at
@@ -68,6 +74,12 @@ struct abi {
 bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size);
 /* Does the ABI have this command?  Arch headers and measured absences say no. */
 bool abi_has(const struct abi *abi, const struct command *c);
+/* Was the command's header measured on the ABI?  Always, but for a
+ * kernel-internal header that the ABI's sizes file lists in kernel-context:
+ * elsewhere it is "not measured", neither present nor absent. */
+bool abi_measured(const struct abi *abi, const struct command *c);
+/* The same in known version v, whichever version's sizes are shown now. */
+bool abi_measured_in(const struct abi *abi, const struct command *c, size_t v);
 /* Is the command's header one the ABI's ARCH has (every header but arch ones)? */
 bool abi_arch_has(const struct abi *abi, const struct command *c);
 /* The nr of command c on ABI abi: a variant's, or its own. */
@@ -336,6 +348,7 @@ struct header {
 	const char *path, *spec, *doc;
 	struct mark path_mark;	/* of its header: value */
 	bool is_new;		/* the tree has no such header: the registry renders it all */
+	bool kernel_internal;	/* include/<path> of the tree, not UAPI: measured in kernel context */
 	struct cconstant *constants;
 	size_t n_constants;
 	struct ctype_def *types;

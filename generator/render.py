@@ -172,7 +172,10 @@ def render_asm(env, model):
 # ---------------------------------------------------------------- uapi headers
 
 def uapi_path(header):
-    """Where the kernel keeps a uapi header: an arch header under its ARCH."""
+    """Where the kernel keeps a uapi header: an arch header under its ARCH;
+    a kernel-internal one (not UAPI) under include/."""
+    if header.get("kernel-internal"):
+        return "include/" + header["path"]
     arch = header.get("arch")
     return (f"arch/{arch}/include/uapi/" if arch else "include/uapi/") + header["path"]
 

@@ -210,14 +210,17 @@ class Site:
             "name": c["name"],
             "id": make_id(c["name"]) or "cmd",
             "page": page,
-            "header": header["path"] + (f" ({header['arch']})" if header.get("arch") else ""),
+            "header": header["path"] + (f" ({header['arch']})" if header.get("arch") else "") +
+            (" (kernel-internal, not in the UAPI)" if header.get("kernel-internal") else ""),
             "path": header["path"],
             "spelling": spelling,
             "groups": groups,
             "size_groups": size_groups,
             "size_differs": len(sizes) > 1,
             "all_same": len(groups) == 1 and len(groups[0]["abis"]) == len(self.abis),
-            "absent": [a for a in self.abis if a not in c["numbers"]],
+            "absent": [a for a in self.abis if a not in c["numbers"] and
+                       a not in c.get("not-measured", {})],
+            "not_measured": not_measured_text(c.get("not-measured", {})),
             "life": lifetime(self.versions, c.get("versions", [])),
             "findings": [],
         }
@@ -476,6 +479,16 @@ class Site:
             nums = (c.get("numbers-by-version") or {}).get(v, c["numbers"])
             out.append([nums[a]["number"] if a in nums else None for a in self.abis])
         return out
+
+
+def not_measured_text(nm):
+    """A kernel-internal command's not-measured ({ABI: [versions]}) in
+    words: "x86_64 in 6.12; i386, x32 in 6.1, 6.12", or ""."""
+    groups = {}
+    for abi, versions in nm.items():
+        groups.setdefault(tuple(versions), []).append(abi)
+    return "; ".join(", ".join(abis) + (" in " + ", ".join(v) if any(v) else "")
+                     for v, abis in groups.items())
 
 
 def first_number(c):

@@ -16,7 +16,7 @@ import jinja2
 import escape
 import rst_table
 
-MODEL_VERSION = 7
+MODEL_VERSION = 8
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATES = os.path.join(TOP, "templates")
 

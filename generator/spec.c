@@ -116,11 +116,14 @@ static void link_sizes(struct loader *L)
 			abi->n_sizes = sf->n;
 			abi->absent = sf->absent;
 			abi->n_absent = sf->n_absent;
+			abi->kcontext = sf->kcontext;
+			abi->n_kcontext = sf->n_kcontext;
 			abi->sizes_file = sf->file;
 		}
 		if (abi->by_version)
 			abi->by_version[v] = (struct abi_sizes){ sf->sizes, sf->n, sf->absent,
-								 sf->n_absent, sf->file, sf->mark };
+								 sf->n_absent, sf->kcontext, sf->n_kcontext,
+								 sf->file, sf->mark };
 	}
 	free(L->sizes);
 }

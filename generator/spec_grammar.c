@@ -51,7 +51,7 @@ static const struct field version_fields[] = {
 
 static const struct field header_fields[] = {
 	{ "header", G_HEADER }, { "doc", G_DOC }, { "arch", G_IDENT }, { "includes[]", G_HEADER },
-	{ "defines[]", G_IDENT }, { "new", G_LOADER },
+	{ "defines[]", G_IDENT }, { "new", G_LOADER }, { "kernel-internal", G_LOADER },
 	{ "constants[].name", G_IDENT }, { "constants[].value", G_LOADER },
 	{ "constants[].doc", G_DOC }, { "types[].name", G_IDENT }, { "types[].kind", G_LOADER },
 	{ "types[].kernel-internal", G_LOADER }, { "types[].doc", G_DOC },
@@ -87,7 +87,7 @@ static const struct field header_fields[] = {
 
 static const struct field sizes_fields[] = {
 	{ "abi", G_ABI_NAME }, { "doc", G_DOC }, { "sizes{}", G_C_TYPE }, { "absent[]", G_ABSENT },
-	{ NULL, 0 } };
+	{ "kernel-context[]", G_HEADER }, { NULL, 0 } };
 
 /* The loaders say it better: a size where a type belongs, spell-as: bad,
  * a name that is no identifier (here only C keywords are added).  Which

@@ -429,7 +429,7 @@ void load_header(struct loader *L, const struct ynode *root, const char *rel,
 		{ "header", true }, { "doc", true }, { "arch", false }, { "includes", false },
 		{ "header-test", false }, { "patch-prefix", false }, { "typedefs", false },
 		{ "stub-includes", false }, { "defines", false }, { "new", false },
-		{ "constants", false }, { "types", false }, { "commands", true }, { 0 } };
+		{ "kernel-internal", false }, { "constants", false }, { "types", false }, { "commands", true }, { 0 } };
 	struct registry *reg = L->reg;
 	struct header *h;
 	const struct ynode *list;
@@ -452,12 +452,19 @@ void load_header(struct loader *L, const struct ynode *root, const char *rel,
 		get_bool(L, root, "header-test", &h->header_test);
 	if (ymap_get(root, "patch-prefix"))
 		h->patch_prefix = get_str(L, root, "patch-prefix", NULL);
+	if (ymap_get(root, "kernel-internal"))
+		get_bool(L, root, "kernel-internal", &h->kernel_internal);
 	load_defines(L, h, root);
 	load_header_types(L, h, root);
 	load_typedefs(L, h, root);
 	load_stub_includes(L, h, root);
 	if (!h->path || !h->doc)
 		return;
+	if (h->kernel_internal && (h->is_new || ymap_get(root, "arch"))) {
+		LOAD_ERR(L, hm, "type", "header '%s': a kernel-internal header is the tree's "
+		    "include/%s, neither new nor an arch's", h->path, h->path);
+		return;
+	}
 	if (ymap_get(root, "arch") && !(h->arch = get_str(L, root, "arch", NULL)))
 		return;
 	/* headers/linux/fs.yaml describes linux/fs.h, headers/arch/powerpc/asm/ioctls.yaml

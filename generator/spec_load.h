@@ -24,6 +24,8 @@ struct loader {
 		size_t n;
 		const char **absent;
 		size_t n_absent;
+		const char **kcontext;
+		size_t n_kcontext;
 		const char *file;
 		struct mark mark;
 	} *sizes;

@@ -371,7 +371,8 @@ static int size_cmp(const void *pa, const void *pb)
 void load_sizes(struct loader *L, const struct ynode *root, const char *rel, const char *file)
 {
 	static const struct keyspec top[] = {
-		{ "abi", true }, { "doc", true }, { "sizes", true }, { "absent", false }, { 0 } };
+		{ "abi", true }, { "doc", true }, { "sizes", true }, { "absent", false },
+		{ "kernel-context", false }, { 0 } };
 	struct sizes_file *sf;
 	const struct ynode *map;
 	struct mark am;
@@ -420,4 +421,7 @@ void load_sizes(struct loader *L, const struct ynode *root, const char *rel, con
 	sf->absent = get_strlist(L, root, "absent", &sf->n_absent, NULL);
 	if (sf->n_absent)
 		qsort(sf->absent, sf->n_absent, sizeof(*sf->absent), str_cmp);
+	sf->kcontext = get_strlist(L, root, "kernel-context", &sf->n_kcontext, NULL);
+	if (sf->n_kcontext)
+		qsort(sf->kcontext, sf->n_kcontext, sizeof(*sf->kcontext), str_cmp);
 }

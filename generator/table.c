@@ -161,7 +161,8 @@ static void put_command(struct writer *w, const struct command *c, uint32_t head
 		.name = str(&w->pool, c->name), .header = header,
 		.flags = (c->numbers ? TBL_NUMBERED : 0) | (c->by_version ? TBL_PER_VERSION : 0) |
 			 (c->size_unit ? TBL_SIZE_UNIT : 0) | (c->reserved ? TBL_RESERVED : 0) |
-			 (c->plain ? TBL_PLAIN : 0) | (c->protocol_code ? TBL_PROTOCOL_CODE : 0),
+			 (c->plain ? TBL_PLAIN : 0) | (c->protocol_code ? TBL_PROTOCOL_CODE : 0) |
+			 (c->header->kernel_internal ? TBL_KERNEL_INTERNAL : 0),
 		.dir = c->dir, .magic = c->magic, .nr = c->nr, .nr_count = c->nr_count,
 		.params = params, .n_params = (uint32_t)c->n_params,
 		.nr_param = param_index(c, c->nr_param), .size_param = param_index(c, c->size_param),

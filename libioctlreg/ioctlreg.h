@@ -95,6 +95,9 @@ enum ioctlreg_command_flags {
 	/* a protocol code: _IO*-encoded, written into the driver's buffer,
 	 * never an ioctl request (binder's BC_*, BR_*) */
 	IOCTLREG_PROTOCOL_CODE = 1 << 5,
+	/* its header is the tree's include/<path>, not UAPI (scsi/sg.h); an ABI
+	 * where it has no number was not measured there */
+	IOCTLREG_KERNEL_INTERNAL = 1 << 6,
 };
 
 struct ioctlreg_command {

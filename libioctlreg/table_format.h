@@ -57,6 +57,7 @@ enum tbl_command_flags {
 	TBL_RESERVED = 1 << 3,
 	TBL_PLAIN = 1 << 4,		/* spelled as a plain number */
 	TBL_PROTOCOL_CODE = 1 << 5,	/* a code in the driver's buffer, no request */
+	TBL_KERNEL_INTERNAL = 1 << 6,	/* of a kernel-internal header: not UAPI */
 };
 
 struct tbl_command {

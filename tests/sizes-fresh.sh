@@ -45,9 +45,23 @@ for v in ${versions:--}; do
 		bail "make $uapi/<each ARCH>/.done"
 	fi
 	mkdir -p "$tmp/fresh-$v"
-	if ! tools/measure-sizes $vopt --uapi "$uapi" -o "$tmp/fresh-$v" "$spec" "$build" >"$tmp/log" 2>&1; then
+	# the kernel-internal headers in kernel context, on the trees make sizes
+	# configures (tools/ioctltools/kcontext.py)
+	kopt=
+	if [ "$v" != - ]; then
+		kopt=$(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.kcontext args "$v" "$build") ||
+			bail "the kernel-context trees of $v (tools/ioctltools/kcontext.py)"
+		# shellcheck disable=SC2046 # one target per configured tree
+		if [ -n "$kopt" ] && ! make -s $(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.kcontext \
+				targets "$build") >"$tmp/log" 2>&1; then
+			diag <"$tmp/log"
+			bail "make the configured kernel trees of kernel-context"
+		fi
+	fi
+	# shellcheck disable=SC2086 # kopt: options, split
+	if ! tools/measure-sizes $vopt $kopt --uapi "$uapi" -o "$tmp/fresh-$v" "$spec" "$build" >"$tmp/log" 2>&1; then
 		diag <"$tmp/log"
-		bail "tools/measure-sizes $vopt --uapi $uapi $spec $build"
+		bail "tools/measure-sizes $vopt $kopt --uapi $uapi $spec $build"
 	fi
 	pairs+=("$stored" "$tmp/fresh-$v")
 done

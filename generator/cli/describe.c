@@ -84,7 +84,8 @@ static bool number_versions(const struct ioctlreg *r, const struct ioctlreg_comm
 		if (present[v])
 			sb_printf(&sb, "; 0x%08x in ", num[v].number);
 		else
-			sb_printf(&sb, "; not on %s in ", ioctlreg_abi_name(r, k));
+			sb_printf(&sb, "; not %s %s in ", c->flags & IOCTLREG_KERNEL_INTERNAL ?
+				  "measured on" : "on", ioctlreg_abi_name(r, k));
 		describe_versions(r, same, &sb);
 		/* "in 6.12 only" says no more than "in 6.12" */
 		if (sb.len > 5 && !strcmp(sb.buf + sb.len - 5, " only"))
@@ -142,7 +143,8 @@ void describe_hit(const struct ioctlreg *r, const struct ioctlreg_hit *hit, size
 
 	ioctlreg_command(r, hit->command, &c);
 	describe_call(r, hit, abi, sb);
-	sb_printf(sb, " (%s)", c.header);
+	sb_printf(sb, " (%s%s)", c.header, c.flags & IOCTLREG_KERNEL_INTERNAL ?
+		  ", kernel-internal, not in the UAPI" : "");
 	if (c.flags & IOCTLREG_PROTOCOL_CODE)
 		sb_lit(sb, " [protocol code written into the driver's buffer, not an ioctl request]");
 	if (!number_versions(r, &c, hit, abi, sb) && c.lifetime[0])

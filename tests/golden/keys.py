@@ -3,7 +3,8 @@
 """Print the key paths of a JSON model, one a line, sorted: `.headers[].commands[].name`.
 The keys of `numbers` are ABI names and print as `*`; so do those of
 `numbers-by-version` (version names) and of each of its entries (ABI names),
-and those of a magic-code row's `doc-since` (version names).
+those of `not-measured` (ABI names) and those of a magic-code row's
+`doc-since` (version names).
 
 usage: keys.py MODEL.json
        keys.py --doc CONTRACTS.md    the example under "## The JSON model"
@@ -17,7 +18,8 @@ def paths(v, at, out):
     if isinstance(v, dict):
         for k, sub in v.items():
             wild = at.endswith(".numbers") or at.endswith(".numbers-by-version") or \
-                at.endswith(".numbers-by-version.*") or at.endswith(".doc-since")
+                at.endswith(".numbers-by-version.*") or at.endswith(".doc-since") or \
+                at.endswith(".not-measured")
             key = f"{at}.{'*' if wild else k}"
             out.add(key)
             paths(sub, key, out)

@@ -177,7 +177,7 @@ def load_model(model_path):
             model = json.load(f)
     except (OSError, ValueError) as e:
         die("%s: %s" % (model_path, e))
-    if model.get("model-version") != 7:
+    if model.get("model-version") != 8:
         die("%s: unsupported model-version %r" % (model_path, model.get("model-version")))
     return model
 
@@ -237,6 +237,7 @@ def main():
                 "internal": Prelude.of(h).internal_lines(),
                 "header_test": h.get("header-test", True) is not False,
                 "arch": header_arch(h),
+                "kernel_internal": bool(h.get("kernel-internal")),
                 "commands": [c for c in cmds if c["hidx"] == i]}
                for i, h in enumerate(model["headers"])]
     ram = ramdisk_bytes(fragment)
@@ -252,8 +253,9 @@ def main():
     for i, h in enumerate(headers):
         if not h["commands"]:
             continue
-        if h["arch"] not in (None, GUEST_ARCH):
-            continue    # another ARCH's header: x86 compilers cannot check it
+        if h["arch"] not in (None, GUEST_ARCH) or h["kernel_internal"]:
+            continue    # another ARCH's header: x86 compilers cannot check it; a
+                        # kernel-internal one is not exported (suite kernel-internal)
         index.append("%d %s %s\n" % (i, h["path"], "1" if h["header_test"] else
                                         "0 " + " ".join(c["name"] for c in h["commands"])))
         # One compilation unit per header, in the module and in the user
@@ -292,7 +294,8 @@ def main():
                      env.get_template("utest_main.c.j2").render(uctx))
     write_if_changed(os.path.join(outdir, "init"), env.get_template("init.j2").render(ctx))
 
-    guest = [c for c in cmds if headers[c["hidx"]]["arch"] in (None, GUEST_ARCH)]
+    guest = [c for c in cmds if headers[c["hidx"]]["arch"] in (None, GUEST_ARCH) and
+             not headers[c["hidx"]]["kernel_internal"]]
     expected = ["boot", "kernel module loaded"]
     expected += ["kernel <%s> %s" % (c["header"], c["name"]) for c in guest]
     for abi in abis:

@@ -95,6 +95,7 @@ def main():
             continue
         unit = {"index": i, "path": h["path"], "case": case_name(h["path"]),
                 "includes": h.get("includes") or [], "typedefs": typedef_lines(h),
+                "kernel_internal": bool(h.get("kernel-internal")),
                 "commands": mine}
         units.append(unit)
         write_if_changed(os.path.join(outdir, "h%d.c" % i),

@@ -421,6 +421,8 @@ def context(args):
     hdir = os.path.join(args.spec, "headers")
     old, old_headers, names = {}, {}, {}
     for h in reg.headers:
+        if h.kernel_internal:
+            continue	# the tree's include/, not the UAPI export: not the importer's
         rel = os.path.relpath(h.spec, hdir)
         old_headers[rel] = h
         old[rel] = OldFile(h.spec, [Entry.from_registry(c) for c in h.commands],

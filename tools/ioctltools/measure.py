@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from . import Error, cc, newheader, probecache, registry, results_of, specwrite
+from . import Error, cc, kcontext, newheader, probecache, registry, results_of, specwrite
 from .cc import userspace_include
 from .cheader import HeaderText
 from .sizeprobe import Probe, Result, from_cache, run_chunk, to_cache
@@ -95,8 +95,8 @@ def probes_for(tc, probes):
     """The probes of one ABI, and the results of the headers it does not export."""
     mine, results = [], []
     for p in probes:
-        if not p.header.applies_to(tc.abi):
-            continue
+        if not p.header.applies_to(tc.abi) or p.header.kernel_internal:
+            continue		# kernel-internal: kcontext.measure(), in kernel context
         if p.header.new:		# the registry's own: in tc.new_inc, included as it is
             mine.append(p.on(p.name, None))
             continue
@@ -242,9 +242,11 @@ def only_probes(probes, only):
 
 
 def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=None,
-            only=None):
+            only=None, trees=None):
     """Run every probe (or the probes of the header specs in only) on every
-    ABI; return (per-ABI sizes, per-ABI absent, errors)."""
+    ABI, the kernel-internal ones in kernel context on the ABIs of trees
+    (kcontext); return (per-ABI sizes, per-ABI absent, errors, probes, cache
+    figures, per-ABI kernel-internal headers measured)."""
     probes = probes_of(reg)
     if only:
         probes = only_probes(probes, only)
@@ -257,6 +259,10 @@ def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=No
         tc.cc += stubs
     ref, errors = reference_abis(probes, tcs)
     results, hits = run_probes(tcs, probes, probe_dir, jobs, cache_dir, names)
+    kresults = kcontext.measure(reg, probes, trees or {}, probe_dir)
+    measured = {a: sorted({p.name for p, _ in rs}) for a, rs in kresults.items()}
+    for a, rs in kresults.items():
+        results[a] += rs
     compiled = {(p.header.spec, t) for rs in results.values() for p, res in rs for t in res.sizes}
     sizes, absent, gone, defined_somewhere = {}, {}, {}, set()
     for tc in tcs:
@@ -267,14 +273,18 @@ def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=No
     if not errors:
         for p in probes:
             for c in p.commands:
-                if (p.header.spec, c.name) not in defined_somewhere:
+                # a kernel-internal header measured nowhere (no configured tree) is
+                # not measured, not absent
+                if (p.header.spec, c.name) not in defined_somewhere and \
+                        (not p.header.kernel_internal or
+                         any(p.name in hs for hs in measured.values())):
                     errors.append(f"{c.mark}: error: {c.name} is defined on no ABI: "
                                   f"{p.name} never defines it (run with -v for the reasons)")
-    return sizes, absent, errors, probes, hits
+    return sizes, absent, errors, probes, hits, measured
 
 
 def read_sizes(path):
-    """(sizes, absent) of a sizes file as render() writes it."""
+    """(sizes, absent, kernel-context) of a sizes file as render() writes it."""
     try:
         with open(path, encoding="utf-8") as f:
             doc = specwrite.load_yaml(f)
@@ -285,7 +295,7 @@ def read_sizes(path):
         raise Error(f"{path}: error: not a sizes file: {e}") from e
     if not isinstance(doc, dict) or not isinstance(doc.get("sizes"), dict):
         raise Error(f"{path}:1:1: error: not a sizes file (no sizes: mapping)")
-    return doc["sizes"], set(doc.get("absent") or ())
+    return doc["sizes"], set(doc.get("absent") or ()), list(doc.get("kernel-context") or ())
 
 
 def merge(reg, abi, old, sizes, absent, measured):
@@ -295,7 +305,7 @@ def merge(reg, abi, old, sizes, absent, measured):
     again by summarise()'s rule (<header>:<name> when another header
     defines the name on this ABI), each header's commands absent as the
     old list says unless it was measured now."""
-    old_sizes, old_absent = old
+    old_sizes, old_absent = old[:2]
     needed = {t for p in probes_of(reg) for t in p.types}
     merged = {t: (n, None) for t, n in old_sizes.items() if t in needed}
     merged.update(sizes)
@@ -319,9 +329,12 @@ def merge(reg, abi, old, sizes, absent, measured):
     return merged, {f"{h}:{n}" if n in present else n for h, n in gone}
 
 
-def render(abi, sizes, absent):
-    out = [specwrite.SPDX, f"abi: {abi}", "doc: Measured by `make sizes`; do not edit by hand.",
-           "sizes:"]
+def render(abi, sizes, absent, kernel_context=()):
+    out = [specwrite.SPDX, f"abi: {abi}", "doc: Measured by `make sizes`; do not edit by hand."]
+    if kernel_context:	# the kernel-internal headers measured here (kcontext)
+        out.append("kernel-context:")
+        out += [f"  - {specwrite.scalar(h)}" for h in sorted(kernel_context)]
+    out.append("sizes:")
     for text in sorted(sizes, key=lambda t: t.encode()):
         out.append(f"  {specwrite.scalar(text)}: {sizes[text][0]}")
     if absent:
@@ -349,6 +362,9 @@ def main(argv=None):
     ap.add_argument("--only", metavar="SPEC", action="append",
                     help="measure only the probes of this header spec file (repeatable) "
                          "and merge them into the sizes files: an edit's few headers")
+    ap.add_argument("--kernel-context", metavar="ABI=SRC:OBJ", action="append",
+                    help="measure the kernel-internal headers on ABI in kernel context, with "
+                         "kernel tree SRC configured in OBJ (repeatable; kcontext)")
     ap.add_argument("--new-headers", metavar="DIR",
                     help="the rendered `new: true` headers, as DIR/<path> (default: "
                          "measure-sizes writes their text from the registry)")
@@ -373,14 +389,19 @@ def main(argv=None):
         # CACHE=0 (make check CACHE=0) ignores every cache, this one too.
         no_cache = args.no_cache or os.environ.get("CACHE") == "0"
         cache_dir = None if no_cache else args.cache or os.path.join(probe_dir, "cache")
-        sizes, absent, errors, probes, hits = measure(reg, uapi_dir, probe_dir, args.jobs,
-                                                      args.verbose, cache_dir, args.new_headers,
-                                                      args.only)
+        trees = kcontext.parse(args.kernel_context, reg.abis)
+        sizes, absent, errors, probes, hits, kctx = measure(
+            reg, uapi_dir, probe_dir, args.jobs, args.verbose, cache_dir, args.new_headers,
+            args.only, trees)
         if args.only and not errors:
             for abi in reg.abis:
                 old = read_sizes(os.path.join(out_dir, abi.name + ".yaml"))
                 sizes[abi.name], absent[abi.name] = merge(reg, abi, old, sizes[abi.name],
                                                           absent[abi.name], probes)
+                # kept for the headers not measured now
+                now = {p.name for p in probes if p.header.kernel_internal}
+                kctx[abi.name] = sorted(set(kctx.get(abi.name, ())) |
+                                        {h for h in old[2] if h not in now})
     except Error as e:
         errors = [str(e)]
     if errors:
@@ -388,7 +409,8 @@ def main(argv=None):
         return 1
     for abi in reg.abis:
         path = os.path.join(out_dir, abi.name + ".yaml")
-        if specwrite.write_if_changed(path, render(abi.name, sizes[abi.name], absent[abi.name])):
+        if specwrite.write_if_changed(path, render(abi.name, sizes[abi.name], absent[abi.name],
+                                                   kctx.get(abi.name, ()))):
             print(f"  {'SIZES':<7} {path}")
     ncmd = sum(len(p.commands) for p in probes)
     print(f"  {'SIZES':<7} {len(reg.abis)} ABIs, {len(probes)} headers, {ncmd} commands: " +

@@ -48,6 +48,7 @@ class Header:
     prelude: cc.Prelude = cc.Prelude()	# its defines and typedefs
     stub_includes: list = field(default_factory=list)	# unexported headers it includes
     new: bool = False		# a header the kernel tree does not have (the registry's own)
+    kernel_internal: bool = False	# include/<path> of the tree: measured in kernel context
     model: dict = field(default_factory=dict, repr=False)	# its object in the model
 
     @property
@@ -68,7 +69,8 @@ class Registry:
         self.headers = [Header(h["path"], h["arch"], h["spec"], h["doc"], list(h["includes"]),
                                h["header-test"], h["patch-prefix"], h["commands"],
                                cc.Prelude.of(h),
-                               list(h["stub-includes"]), bool(h.get("new")), h)
+                               list(h["stub-includes"]), bool(h.get("new")),
+                               bool(h.get("kernel-internal")), h)
                         for h in doc["headers"]]
         self.magic_codes = doc["magic-codes"]
         self.measure_base = doc["measure-base"]
