@@ -513,7 +513,8 @@ def history_of_import(ctx, old, entries, merged, unmatched):
     entries left to warn about, the names marked removed)."""
     V, versions = ctx.version, ctx.versions
     if V is None:
-        return merged, [e for e in unmatched if not e.reserved], []
+        return merged, [e for e in unmatched if not e.reserved and
+                        not getattr(e, "new", False)], []
     known = {e.name for e in old.records} if old else set()
     if V != versions[0]:
         for e in entries:
@@ -524,6 +525,8 @@ def history_of_import(ctx, old, entries, merged, unmatched):
                                                V, versions):
             warn(f"{old.path}: warning: {e.name}: the registry says it is not in {V}, but "
                  f"the {V} tree defines it; kept as the registry says")
+    # a command the registry adds (new: true) is in no tree: neither gone nor unknown
+    unmatched = [e for e in unmatched if not getattr(e, "new", False)]
     gone = {id(e) for e in unmatched if not e.reserved and specwrite.exists_in(e, V, versions)}
     if V == versions[-1] and V != versions[0]:
         merged = [(replace(r, removed=V), None) if id(r) in gone else (r, b) for r, b in merged]
@@ -573,6 +576,8 @@ def write(args, ctx, units, hdir, left_path):
     for rel, old in ctx.old.items():
         h = ctx.old_headers[rel]
         if rel in written or (args.only and h.path not in args.only):
+            continue
+        if h.new:	# the registry's own header: no tree has it, none removes it
             continue
         live = [e for e in old.records if not e.reserved and
                 specwrite.exists_in(e, ctx.version, ctx.versions)]

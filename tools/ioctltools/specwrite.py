@@ -108,10 +108,14 @@ def entry_tail(e, variant_key):
     removed, abi-change, accept, its variants (each its abis, the line
     variant_key(v) and its doc), its doc."""
     out = history_lines(e)
+    if getattr(e, "new", False):
+        out.append("    new: true\n")
     if e.abi_change:
         out.append(f"    abi-change: {scalar(e.abi_change)}\n")
     if e.accept:
         out.append(f"    accept: {flow_list(e.accept)}\n")
+    if getattr(e, "accept_reason", None):
+        out.append(f"    accept-reason: {scalar(e.accept_reason)}\n")
     if e.variants:
         out.append("    variants:\n")
         for v in e.variants:
@@ -181,6 +185,8 @@ class Entry:
     abi_change: str | None = None	# why its number may differ between versions: hand-written
     evidence: list = field(default_factory=list)	# an enumerator's (evidence.py)
     kind: str | None = None	# "protocol-code": binder's BC_*, BR_*, no request
+    accept_reason: str | None = None	# why accept is right: hand-written, kept
+    new: bool = False		# the series adds it: no tree has it (hand-written)
 
     @classmethod
     def from_registry(cls, c):
@@ -202,7 +208,7 @@ class Entry:
             accept=list(c["accept"]), reserved=c["reserved"],
             alias_of=c.get("alias-of"), since=c.get("since"), removed=c.get("removed"),
             abi_change=c.get("abi-change"), evidence=list(c.get("evidence", [])),
-            kind=c.get("kind"),
+            kind=c.get("kind"), accept_reason=c.get("accept-reason"), new=bool(c.get("new")),
             variants=[Variant(tuple(v["abis"]), v["nr-text"], v["doc"])
                       for v in c.get("variants", [])],
             legacy=Legacy(lg["written"], lg["passes"], lg["spell-as"], lg["doc"], lg["abi-break"])
@@ -219,7 +225,8 @@ class Entry:
         """This imported entry with the hand-written fields of the registry's."""
         if not isinstance(old, Entry):
             return replace(self, doc=old.doc)
-        e = replace(self, doc=old.doc, accept=old.accept, reserved=old.reserved,
+        e = replace(self, doc=old.doc, accept=old.accept, accept_reason=old.accept_reason,
+                    reserved=old.reserved,
                     alias_of=self.alias_of or old.alias_of,	# the header's, else the registry's
                     variants=old.variants, abi_change=old.abi_change, **history(self, old),
                     # an entry the registry took without evidence keeps none
