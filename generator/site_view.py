@@ -347,8 +347,26 @@ class Site:
                                        "type": n["type"], "nr": n["nr"], "size": n["size"]})
                 split[key]["abis"].append(abi)
             split = list(split.values())
+            for s in split:
+                s["who"] = self.abis_text(s["abis"])
             out.append({"cmd": c, "split": split})
         return out
+
+    def abis_text(self, names):
+        """ABIs in few words: "every ABI", or whole layouts by name ("the
+        generic layout's 16 ABIs") and the rest one by one."""
+        have = set(names)
+        if have == set(self.abis):
+            return "every ABI"
+        by_layout = {}
+        for a in self.m["abis"]:
+            by_layout.setdefault(a["layout"], []).append(a["name"])
+        parts = []
+        for lay, members in by_layout.items():
+            if len(members) > 1 and set(members) <= have:
+                parts.append(f"the {lay} layout's {len(members)} ABIs")
+                have -= set(members)
+        return ", ".join(parts + [a for a in names if a in have])
 
     def time64(self):
         """The time64 variants: per variant ABI its base and how many commands
