@@ -34,31 +34,30 @@ static void tree_version(const char *tree, char *out, size_t n)
 		snprintf(out, n, "%ld.%ld", version, patchlevel);
 }
 
-/* Does the tree's own copy of header hd name word (an enumerator such as
- * binder's BC_TRANSACTION is no macro: the tree's name table lacks it)? */
-static bool header_names(const char *tree, const struct header *hd, const char *word)
+/* The tree's own copy of header hd, whole (util.c's read_file), or NULL. */
+static char *tree_copy(const char *tree, const struct header *hd)
 {
 	char path[4096];
-	size_t n = strlen(word);
-	bool found = false;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	size_t len;
 
 	if (hd->arch)
 		snprintf(path, sizeof(path), "%s/arch/%s/include/uapi/%s", tree, hd->arch, hd->path);
 	else
 		snprintf(path, sizeof(path), "%s/include/uapi/%s", tree, hd->path);
-	if (!(f = fopen(path, "r")))
-		return false;
-	len = fread(text = xrealloc(NULL, 1 << 20), 1, (1 << 20) - 1, f);
-	fclose(f);
-	text[len] = '\0';
-	for (const char *p = strstr(text, word); p && !found; p = strstr(p + 1, word))
-		found = (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
-			!(isalnum((unsigned char)p[n]) || p[n] == '_');
-	free(text);
-	return found;
+	return read_file(path, &len);
+}
+
+/* Does text name word as a whole identifier (an enumerator such as binder's
+ * BC_TRANSACTION is no macro: the tree's name table lacks it)? */
+static bool names_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+		if ((p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+		    !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+			return true;
+	return false;
 }
 
 void check_new_marks(struct registry *reg, const char *tree,
@@ -81,16 +80,23 @@ void check_new_marks(struct registry *reg, const char *tree,
 			continue;	/* check_namespace.c checks a new header's names */
 		if (hd->kernel_internal)
 			continue;	/* not uapi: the suite kernel-internal compiles the tree's */
+		char *text = NULL;	/* the tree's copy, read once, when a name is not a macro */
+		bool read = false;
+
 		for (size_t i = 0; i < hd->n_commands; i++) {
 			const struct command *c = &hd->commands[i];
-			const char *where = defined(ctx, c->name);
-
-			if (!where && header_names(tree, hd, c->name))
-				where = hd->path;
+			const char *where;
 
 			/* reserved: the header has it commented out */
 			if (c->reserved || (reg->n_versions && !lifetime_has(&c->life, v)))
 				continue;
+			where = defined(ctx, c->name);
+			if (!where && !read) {
+				text = tree_copy(tree, hd);
+				read = true;
+			}
+			if (!where && text && names_word(text, c->name))
+				where = hd->path;
 			if (c->is_new && where)
 				CMD_ERR(reg, c, c->new_mark, "new-mark",
 					"%s is marked new, but the %s tree already defines it (%s): drop 'new: true'",
@@ -100,5 +106,6 @@ void check_new_marks(struct registry *reg, const char *tree,
 					"%s is not in the %s tree's uapi headers: a command the series adds is marked 'new: true'",
 					c->name, name);
 		}
+		free(text);
 	}
 }
