@@ -94,12 +94,12 @@ def holes(t):
     return rows
 
 
-def inputs_key(model, uapi_dir):
+def inputs_key(model, uapi_dir, src):
     """What a measurement depends on: the probe, each ABI's compiler command
     and the exported <linux/types.h> and <asm/types.h> it reads (by content),
     and this module.  The same key gives the same layouts: an edit that
-    changes no type (a command's nr) measures nothing."""
-    src, _ = probe_source(model)
+    changes no type (a command's nr) measures nothing.  src: the probe's
+    text (probe_source())."""
     h = hashlib.sha256(src.encode())
     with open(__file__, "rb") as f:
         h.update(f.read())
@@ -115,10 +115,11 @@ def inputs_key(model, uapi_dir):
     return h.hexdigest()
 
 
-def measure(model, uapi_dir):
+def measure(model, uapi_dir, probe):
     """{"abis": [measured], "not-measured": [ABIs without exported headers],
-    "types": {type: {"header", "kind", "kernel-internal", "abis": {abi: layout}}}}."""
-    src, what = probe_source(model)
+    "types": {type: {"header", "kind", "kernel-internal", "abis": {abi: layout}}}}.
+    probe: probe_source(model)."""
+    src, what = probe
     types = {t["name"]: {"header": path, "kind": t["kind"],
                          "kernel-internal": bool(t.get("kernel-internal")), "abis": {}}
              for path, t in registry_types(model)}
