@@ -110,6 +110,10 @@ class Site:
     def __init__(self, model):
         self.m = model
         self.abis = [a["name"] for a in model["abis"]]
+        # each layout's ABIs, for abis_text()
+        self.by_layout = {}
+        for a in model["abis"]:
+            self.by_layout.setdefault(a["layout"], []).append(a["name"])
         # The known kernel versions, oldest first ([]: everything exists always).
         self.versions = [v["name"] for v in model.get("versions", [])]
         layouts = {l["name"]: l for l in model["layouts"]}
@@ -358,11 +362,8 @@ class Site:
         have = set(names)
         if have == set(self.abis):
             return "every ABI"
-        by_layout = {}
-        for a in self.m["abis"]:
-            by_layout.setdefault(a["layout"], []).append(a["name"])
         parts = []
-        for lay, members in by_layout.items():
+        for lay, members in self.by_layout.items():
             if len(members) > 1 and set(members) <= have:
                 parts.append(f"the {lay} layout's {len(members)} ABIs")
                 have -= set(members)

@@ -33,8 +33,10 @@ import sys
 
 import jinja2
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "tools"))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, "tools"))
+sys.path.insert(0, os.path.join(TOP, "generator"))
+from renderlib import MODEL_VERSION  # noqa: E402
 from ioctltools.cc import Prelude, define_line, stub_dir, typedef_line  # noqa: E402
 from ioctltools.cheader import HeaderText  # noqa: E402
 
@@ -177,7 +179,7 @@ def load_model(model_path):
             model = json.load(f)
     except (OSError, ValueError) as e:
         die("%s: %s" % (model_path, e))
-    if model.get("model-version") != 8:
+    if model.get("model-version") != MODEL_VERSION:
         die("%s: unsupported model-version %r" % (model_path, model.get("model-version")))
     return model
 
