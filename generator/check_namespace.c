@@ -479,7 +479,8 @@ void check_tree(struct registry *reg)
 	glob_t arches;
 
 	tree_walk(&t, arena_printf(&reg->arena, "%s/include/uapi", tree));
-	if (!glob(arena_printf(&reg->arena, "%s/arch/*/include/uapi", tree), 0, NULL, &arches)) {
+	if (!glob(arena_printf(&reg->arena, "%s/arch/*/include/uapi",
+			      arena_glob_quote(&reg->arena, tree)), 0, NULL, &arches)) {
 		for (size_t i = 0; i < arches.gl_pathc; i++)
 			tree_walk(&t, arches.gl_pathv[i]);
 		globfree(&arches);

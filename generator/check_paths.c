@@ -39,7 +39,7 @@ static void tree_dirs(struct registry *reg, struct uapi_dirs *d)
 	*d = (struct uapi_dirs){ NULL, 0, NULL, false };
 	d->from = arena_printf(&reg->arena, "the directories of %s/include/uapi, and asm/ of its arches",
 			       reg->tree);
-	if (!glob(arena_printf(&reg->arena, "%s/include/uapi/*/", reg->tree), 0, NULL, &g)) {
+	if (!glob(arena_printf(&reg->arena, "%s/include/uapi/*/", arena_glob_quote(&reg->arena, reg->tree)), 0, NULL, &g)) {
 		const char **v = arena_alloc(&reg->arena, (g.gl_pathc + 1) * sizeof(*v));
 
 		for (size_t i = 0; i < g.gl_pathc; i++) {
@@ -56,7 +56,8 @@ static void tree_dirs(struct registry *reg, struct uapi_dirs *d)
 		qsort(v, d->n, sizeof(*v), str_cmp);
 		d->v = v;
 	}
-	if (!glob(arena_printf(&reg->arena, "%s/arch/*/include/uapi/asm/", reg->tree), 0, NULL, &g)) {
+	if (!glob(arena_printf(&reg->arena, "%s/arch/*/include/uapi/asm/",
+			      arena_glob_quote(&reg->arena, reg->tree)), 0, NULL, &g)) {
 		d->asm_dir = g.gl_pathc > 0;
 		globfree(&g);
 	}

@@ -179,8 +179,8 @@ struct arch_roots {
 
 static void arch_roots_find(struct arena *a, const char *tree, struct arch_roots *r)
 {
-	r->have_uapi = !glob(arena_printf(a, "%s/arch/*/include/uapi", tree), 0, NULL, &r->uapi);
-	r->have_include = !glob(arena_printf(a, "%s/arch/*/include", tree), 0, NULL, &r->include);
+	r->have_uapi = !glob(arena_printf(a, "%s/arch/*/include/uapi", arena_glob_quote(a, tree)), 0, NULL, &r->uapi);
+	r->have_include = !glob(arena_printf(a, "%s/arch/*/include", arena_glob_quote(a, tree)), 0, NULL, &r->include);
 }
 
 static void arch_roots_free(struct arch_roots *r)
@@ -193,7 +193,7 @@ static void arch_roots_free(struct arch_roots *r)
 static bool matches_below(struct arena *a, const glob_t *dirs, bool have, const char *name)
 {
 	for (size_t i = 0; have && i < dirs->gl_pathc; i++)
-		if (matches(arena_printf(a, "%s/%s", dirs->gl_pathv[i], name)))
+		if (matches(arena_printf(a, "%s/%s", arena_glob_quote(a, dirs->gl_pathv[i]), name)))
 			return true;
 	return false;
 }
@@ -210,13 +210,13 @@ static bool header_exists(struct arena *a, const char *tree, const struct arch_r
 	static const char *const roots[] = { "include/uapi", "include" };
 	const char *name = h;
 
-	if (matches(arena_printf(a, "%s/%s", tree, h)))
+	if (matches(arena_printf(a, "%s/%s", arena_glob_quote(a, tree), h)))
 		return true;
 	for (size_t i = 0; i < 3; i++)
 		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 			name += strlen(prefixes[i]);
 	for (size_t i = 0; i < 2; i++)
-		if (matches(arena_printf(a, "%s/%s/%s", tree, roots[i], name)))
+		if (matches(arena_printf(a, "%s/%s/%s", arena_glob_quote(a, tree), roots[i], name)))
 			return true;
 	return matches_below(a, &arch->uapi, arch->have_uapi, name) ||
 	       matches_below(a, &arch->include, arch->have_include, name);

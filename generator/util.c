@@ -98,6 +98,19 @@ char *arena_strdup(struct arena *a, const char *s)
 	return arena_strndup(a, s, strlen(s));
 }
 
+char *arena_glob_quote(struct arena *a, const char *s)
+{
+	char *out = arena_alloc(a, 2 * strlen(s) + 1), *o = out;
+
+	for (; *s; s++) {
+		if (strchr("*?[]\\", *s))
+			*o++ = '\\';
+		*o++ = *s;
+	}
+	*o = '\0';
+	return out;
+}
+
 char *arena_printf(struct arena *a, const char *fmt, ...)
 {
 	char buf[256];

@@ -20,6 +20,9 @@ char *arena_strdup(struct arena *a, const char *s);
 char *arena_printf(struct arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void arena_release(struct arena *a);
+/* s with glob(3)'s special characters backslash-quoted: a tree path given
+ * by the user is a path, never a pattern. */
+char *arena_glob_quote(struct arena *a, const char *s);
 /* Room in *v, an array of *cap elements of size sz in the arena, for
  * element n (a larger copy if need be; the old one goes with the arena):
  * returns it, zeroed.  The caller counts it in when it keeps it. */

@@ -46,6 +46,18 @@ done
 if [ -z "$problems" ]; then ok "model --tree: a new header's names that the tree's headers own"
 else fail "model --tree, names the tree owns: $problems"; sed 's/^/# /' <<<"$out"; fi
 
+# The tree is a path, never a pattern: in a directory named "ns[1]" glob(3)
+# read the brackets as a set, found no arch/*/include/uapi and let the arch
+# header's macro X86_THING through.
+quoted=$work/'ns[1]'
+cp -a "$tree" "$quoted"
+out=$(timeout 20 "$IOCTLGEN" model --tree "$quoted" "$spec" -o "$work/ns-quoted.json" 2>&1)
+rc=$?
+if [ "$rc" = 1 ] && [ ! -e "$work/ns-quoted.json" ] &&
+   grep -F "'X86_THING'" <<<"$out" | grep -qF "$spec/$hdr:18:9: error: "; then
+	ok "model --tree: a tree path with glob characters is a path"
+else fail "model --tree '$quoted': exit $rc, the arch header's macro not found"; sed 's/^/# /' <<<"$out"; fi
+
 # An array bound of a header the tree has is a macro some uapi header of
 # the tree defines (OTHER_MAX), never a run-time variable (issue 35, class 5).
 new_case ns-bound

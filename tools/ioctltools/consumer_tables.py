@@ -139,7 +139,7 @@ def go_zerrors(directory):
     t = Table("go", directory, True)
     common = os.path.join(directory, "zerrors_linux.go")
     shared = GO_CONST.findall(_read(common)) if os.path.exists(common) else []
-    files = sorted(glob.glob(os.path.join(directory, "zerrors_linux_*.go")))
+    files = sorted(glob.glob(os.path.join(glob.escape(directory), "zerrors_linux_*.go")))
     if not files:
         raise Error(f"{directory}: error: no zerrors_linux_<GOARCH>.go")
     for path in files:
@@ -161,7 +161,7 @@ RUST_CONST = re.compile(r"^pub const ([A-Za-z_][A-Za-z0-9_]*): u32 = ([0-9]+);$"
 
 def rust_ioctl(src):
     t = Table("rust", src, False)
-    files = sorted(glob.glob(os.path.join(src, "*", "ioctl.rs")))
+    files = sorted(glob.glob(os.path.join(glob.escape(src), "*", "ioctl.rs")))
     if not files:
         raise Error(f"{src}: error: no <arch>/ioctl.rs")
     for path in files:
