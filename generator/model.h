@@ -21,4 +21,8 @@ void model_write(const struct registry *reg, struct strbuf *out);
 int model_write_pieces(const struct registry *reg, struct strbuf *out,
 		       int (*put)(void *ctx, const char *data, size_t len), void *ctx);
 
+/* Only the ioctl macros and fixed-width types, as one JSON document
+ * (`ioctlgen dump --c-words`: they need no spec). */
+void model_write_cwords_doc(struct strbuf *out);
+
 #endif

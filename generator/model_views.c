@@ -33,6 +33,16 @@ void model_write_cwords(struct json *j)
 	close_(j, ']');
 }
 
+void model_write_cwords_doc(struct strbuf *out)
+{
+	struct json j = { out, 1, true, NULL, NULL, 0, 0 };
+
+	sb_putc(out, '{');
+	model_write_cwords(&j);
+	close_(&j, '}');
+	sb_putc(out, '\n');
+}
+
 static uint32_t bits(unsigned int n)
 {
 	return n >= 32 ? 0xffffffffu : (1u << n) - 1;
