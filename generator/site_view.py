@@ -419,7 +419,7 @@ class Site:
         for v in self.codes + [{"commands": self.plain}]:
             for c in v["commands"]:
                 cc = c["c"]
-                lives.append((c["life"], cc["lifetime-text"]["describe"]))
+                lives.append((c["life"], (cc["lifetime-text"] or {}).get("describe")))
                 if cc.get("numbers-by-version"):
                     byver.append([len(cmds), self.version_numbers(cc)])
                 nums = [cc["numbers"][a]["number"] if a in cc["numbers"] else None
