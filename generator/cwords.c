@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The ioctl macros and the fixed-width types: the one list of each
- * (numbers.c spells with the first, check_types.c checks members against
- * the second, the model hands both to the renderers and tools).
+ * (numbers.c spells with the first and check_namespace.c reserves its
+ * names, check_types.c checks members against the second, the model hands
+ * both to the renderers and tools).
  */
 #include <string.h>
 
@@ -35,6 +36,14 @@ const char *ioc_macro_name(int dir, bool bad)
 			plain = ioc_macros[i].name;
 	}
 	return plain;
+}
+
+bool ioc_macro_named(const char *name)
+{
+	for (size_t i = 0; i < IOC_MACROS; i++)
+		if (!strcmp(ioc_macros[i].name, name))
+			return true;
+	return false;
 }
 
 #define TYPES_H "linux/types.h"

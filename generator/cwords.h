@@ -27,6 +27,9 @@ extern const struct ioc_macro ioc_macros[IOC_MACROS];
  * or _IOR_BAD when bad (no _IO_BAD: _IO passes no size). */
 const char *ioc_macro_name(int dir, bool bad);
 
+/* Is name one of the ioctl macros? */
+bool ioc_macro_named(const char *name);
+
 /* A type a registry struct member may have: a fixed-width integer, or
  * char; header: where the kernel defines it (NULL: C itself). */
 struct fixed_type {
