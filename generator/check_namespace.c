@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cwords.h"
 #include "rules.h"
 
 /* Macros the kernel's headers define to nothing, or to an attribute, in
@@ -33,13 +34,13 @@ static const char *const empty_macros[] = {
 	"__user", "__volatile__",
 };
 
-/* What <asm/ioctl.h> and asm-generic/ioctl.h define on every arch, and
- * their guards (6.1 and 6.12); any _IOC_* name besides. */
-static const char *const ioctl_macros[] = {
+/* What <asm/ioctl.h> and asm-generic/ioctl.h define on every arch besides
+ * the ioctl macros (cwords.c), and their guards (6.1 and 6.12); any _IOC_*
+ * name besides. */
+static const char *const ioctl_h_names[] = {
 	"IOCSIZE_MASK", "IOCSIZE_SHIFT", "IOC_IN", "IOC_INOUT", "IOC_OUT", "_ALPHA_IOCTL_H",
-	"_ASM_PARISC_IOCTL_H", "_ASM_POWERPC_IOCTL_H", "_IO", "_IOC", "_IOR", "_IOR_BAD", "_IOW",
-	"_IOWR", "_IOWR_BAD", "_IOW_BAD", "_SPARC_IOCTL_H", "_UAPI_ASM_GENERIC_IOCTL_H",
-	"__ASM_IOCTL_H", "__KERNEL__",
+	"_ASM_PARISC_IOCTL_H", "_ASM_POWERPC_IOCTL_H", "_SPARC_IOCTL_H",
+	"_UAPI_ASM_GENERIC_IOCTL_H", "__ASM_IOCTL_H", "__KERNEL__",
 };
 
 enum owner_kind { OWN_COMMAND, OWN_CONSTANT, OWN_ENUM_VALUE };
@@ -189,8 +190,8 @@ static const char *reserved(const struct names *nm, const char *name)
 {
 	if (in_list(name, empty_macros, sizeof(empty_macros) / sizeof(*empty_macros)))
 		return "a macro the kernel's headers expand to nothing or to an attribute";
-	if (!strncmp(name, "_IOC_", 5) ||
-	    in_list(name, ioctl_macros, sizeof(ioctl_macros) / sizeof(*ioctl_macros)))
+	if (!strncmp(name, "_IOC_", 5) || ioc_macro_named(name) ||
+	    in_list(name, ioctl_h_names, sizeof(ioctl_h_names) / sizeof(*ioctl_h_names)))
 		return "a name <asm/ioctl.h> owns";
 	if (guard_of_other(nm, name, NULL))
 		return "the spelling of a header's include guard";

@@ -14,19 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cwords.h"
 #include "rules.h"
-
-struct fixed {
-	const char *name;
-	unsigned int size;
-};
-
-static const struct fixed fixed_types[] = {
-	{ "__u8", 1 }, { "__s8", 1 }, { "char", 1 },
-	{ "__u16", 2 }, { "__s16", 2 }, { "__be16", 2 }, { "__le16", 2 },
-	{ "__u32", 4 }, { "__s32", 4 }, { "__be32", 4 }, { "__le32", 4 },
-	{ "__u64", 8 }, { "__s64", 8 }, { "__be64", 8 }, { "__le64", 8 },
-};
 
 /* Types whose size is the ABI's: a new ioctl that passes one needs compat code. */
 static const char *const abi_dependent[] = {
@@ -35,14 +24,6 @@ static const char *const abi_dependent[] = {
 	"__kernel_ssize_t", "__kernel_time_t", "__kernel_off_t", "__kernel_ptrdiff_t",
 	"compat_ulong_t", "compat_long_t", "compat_uptr_t",
 };
-
-static const struct fixed *fixed_type(const char *t)
-{
-	for (size_t i = 0; i < sizeof(fixed_types) / sizeof(*fixed_types); i++)
-		if (!strcmp(fixed_types[i].name, t))
-			return &fixed_types[i];
-	return NULL;
-}
 
 static bool has_word(const char *s, const char *w)
 {
@@ -158,7 +139,7 @@ static struct lay type_lay(const struct ctype_def *t, unsigned int align64, uint
 
 static struct lay member_lay(const struct cmember *mb, unsigned int align64)
 {
-	const struct fixed *f = fixed_type(mb->type);
+	const struct fixed_type *f = fixed_type(mb->type);
 	struct lay l = { 0, 1 };
 
 	if (f)

@@ -238,3 +238,35 @@ void for_each_c_constant(const struct command *c,
 
 	for_each_c_text(c, text_constants, &w);
 }
+
+const char *command_arg_kind(const struct command *c)
+{
+	if (c->type)
+		return "type";
+	if (c->size_unit)
+		return "array";
+	if (c->size_param)
+		return "caller-size";
+	if (c->has_size)
+		return "size";
+	return "none";
+}
+
+bool command_arg_text(const struct command *c, struct strbuf *sb)
+{
+	const char *t = c->type ? c->type : c->legacy && c->legacy->passes ? c->legacy->passes :
+			c->passes;
+
+	if (t)
+		sb_puts(sb, t);
+	else if (c->size_unit)
+		sb_printf(sb, "%s[%s]", c->size_unit, c->size_param);
+	return t || c->size_unit;
+}
+
+const char *legacy_kind(const struct legacy *l)
+{
+	if (!strcmp(l->spell_as, "bad"))
+		return "bad";
+	return l->passes && !strcmp(l->spell_as, l->passes) ? "same-type" : "other-type";
+}

@@ -9,6 +9,8 @@
  *   parse.c     spec values as text: numbers, magic codes, sizeof()
  *   registry.c  lookups and the registry's order: by name, spec order, collisions' members
  *   command.c   one command on one ABI: its nr, alias, sizes, whether the ABI has it
+ *   cwords.c    the ioctl macros and the fixed-width types, one list each
+ *   lifetime_text.c  every wording of a lifetime
  * Load:
  *   yamltree.c  YAML into a tree whose every node knows its file, line and column
  *   spec*.c     the tree into registry structures, with key and type checks
@@ -33,6 +35,7 @@
 #define IOCTLGEN_H
 
 #include "check.h"
+#include "cwords.h"
 #include "diag.h"
 #include "free.h"
 #include "layout.h"

@@ -38,6 +38,19 @@ void accept_list(struct json *j, unsigned int mask);
 void write_lifetime(struct json *j, const struct registry *reg, const struct lifetime *l);
 /* model_headers.c: "headers", each with its commands */
 void model_write_headers(struct json *j, const struct registry *reg);
+/* model_views.c: what the model decides for its readers */
+void model_write_cwords(struct json *j);
+void model_write_layout_figures(struct json *j, const struct layout *l);
+void model_write_lifetime_text(struct json *j, const struct registry *reg,
+			       const struct lifetime *l);
+void model_write_argument(struct json *j, const struct command *c);
+void model_write_header_versions(struct json *j, const struct registry *reg,
+				 const struct header *hd);
+/* Each row's index in each known version's table (rows × versions, free() it). */
+size_t *model_row_view_index(const struct registry *reg);
+void model_write_row_versions(struct json *j, const struct registry *reg, size_t i,
+			      const size_t *at);
+void model_write_unregistered_codes(struct json *j, const struct registry *reg);
 
 /* printf() for every number was a tenth of the time of `ioctlgen model`. */
 static inline void put_uint(struct strbuf *sb, unsigned long long v)

@@ -5,6 +5,7 @@
  * Output is deterministic: spec order, no time, no absolute paths.
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "json.h"
 #include "lint.h"
@@ -44,6 +45,7 @@ static void write_layouts(struct json *j, const struct registry *reg)
 		kuint(j, "write", l->write);
 		kuint(j, "xsize-bits", l->xsize_bits);
 		kbool(j, "self-contained", l->self_contained);
+		model_write_layout_figures(j, l);
 		kstrlist(j, "arches", l->arches, l->n_arches);
 		kstrlist(j, "headers", l->headers, l->n_headers);
 		ksource(j, l->mark);
@@ -104,6 +106,8 @@ static void write_abis(struct json *j, const struct registry *reg)
 
 static void write_rows(struct json *j, const struct registry *reg)
 {
+	size_t *at = model_row_view_index(reg);
+
 	open_(j, "magic-codes", '[');
 	for (size_t i = 0; i < reg->n_rows; i++) {
 		const struct magic_row *r = &reg->rows[i];
@@ -135,10 +139,13 @@ static void write_rows(struct json *j, const struct registry *reg)
 		kstrlist_or_null(j, "include-cell", r->include_cell, r->n_include_cell);
 		kstrlist_or_null(j, "seq-cell", r->seq_cell, r->n_seq_cell);
 		write_lifetime(j, reg, &r->life);
+		model_write_lifetime_text(j, reg, &r->life);
+		model_write_row_versions(j, reg, i, at);
 		ksource(j, r->mark);
 		close_(j, '}');
 	}
 	close_(j, ']');
+	free(at);
 }
 
 /* The accepted changes of number between versions (check_numbers.c), with the
@@ -297,10 +304,12 @@ int model_write_pieces(const struct registry *reg, struct strbuf *out,
 	else
 		kstr(&j, "smallest-size-bits", NULL);
 	kstrlist(&j, "measure-base", measure_base, MEASURE_BASE_TYPES);
+	model_write_cwords(&j);
 	write_versions(&j, reg);
 	write_layouts(&j, reg);
 	write_abis(&j, reg);
 	write_rows(&j, reg);
+	model_write_unregistered_codes(&j, reg);
 	model_write_headers(&j, reg);
 	if (reg->numbered) {
 		write_collisions(&j, reg);

@@ -6,7 +6,7 @@
 #include "registry.h"
 
 /* Raise it whenever the model's keys change (tests/golden checks the key list). */
-#define IOCTLGEN_MODEL_VERSION 8
+#define IOCTLGEN_MODEL_VERSION 9
 
 /* The JSON model, in a buffer the caller releases. */
 void model_write(const struct registry *reg, struct strbuf *out);
@@ -20,5 +20,9 @@ void model_write(const struct registry *reg, struct strbuf *out);
 #define MODEL_PIECE (64u << 10)
 int model_write_pieces(const struct registry *reg, struct strbuf *out,
 		       int (*put)(void *ctx, const char *data, size_t len), void *ctx);
+
+/* Only the ioctl macros and fixed-width types, as one JSON document
+ * (`ioctlgen dump --c-words`: they need no spec). */
+void model_write_cwords_doc(struct strbuf *out);
 
 #endif

@@ -196,12 +196,14 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	kuint_or_null(j, "number", c->plain && !c->by_name, c->number);
 	kstr(j, "number-text", c->number_text);
 	kstr(j, "passes", c->passes);
+	model_write_argument(j, c);
 	if (c->legacy) {
 		open_(j, "legacy", '{');
 		kstr(j, "written", c->legacy->written);
 		kstr(j, "written-type", legacy_written_type(c->legacy->written));
 		kstr(j, "passes", c->legacy->passes);
 		kstr(j, "spell-as", c->legacy->spell_as);
+		kstr(j, "kind", legacy_kind(c->legacy));
 		kstr(j, "doc", c->legacy->doc);
 		kstr(j, "abi-break", c->legacy->abi_break);
 		close_(j, '}');
@@ -223,6 +225,7 @@ static void write_command(struct json *j, const struct registry *reg, const stru
 	}
 	close_(j, ']');
 	write_lifetime(j, reg, &c->life);
+	model_write_lifetime_text(j, reg, &c->life);
 	/* as written, for the importer to keep (the reason is also in abi-changes) */
 	kstr(j, "abi-change", c->abi_change);
 	/* only where the spec says, so that the other commands' model is as before */
@@ -256,6 +259,7 @@ void model_write_headers(struct json *j, const struct registry *reg)
 		kbool(j, "header-test", hd->header_test);
 		kbool(j, "kernel-internal", hd->kernel_internal);
 		kstr(j, "patch-prefix", hd->patch_prefix);
+		model_write_header_versions(j, reg, hd);
 		open_(j, "typedefs", '[');
 		for (size_t i = 0; i < hd->n_typedefs; i++) {
 			open_(j, NULL, '{');

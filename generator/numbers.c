@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cwords.h"
 #include "numbers.h"
 #include "suggest.h"
 #include "parse.h"
@@ -17,8 +18,6 @@
 static const char *const ioc_dir_macro[4] = {
 	"_IOC_NONE", "_IOC_READ", "_IOC_WRITE", "_IOC_READ|_IOC_WRITE"
 };
-static const char *const io_macro[4] = { "_IO", "_IOR", "_IOW", "_IOWR" };
-static const char *const bad_macro[4] = { "_IO", "_IOR_BAD", "_IOW_BAD", "_IOWR_BAD" };
 
 /* How the generated header spells the command: macro and C arguments. */
 static void spell(struct registry *reg, struct command *c)
@@ -34,10 +33,9 @@ static void spell(struct registry *reg, struct command *c)
 	if (c->ioc) {
 		c->macro = "_IOC";
 		c->args[c->n_args++] = ioc_dir_macro[c->dir];
-	} else if (c->legacy && !strcmp(c->legacy->spell_as, "bad")) {
-		c->macro = bad_macro[c->dir];
 	} else {
-		c->macro = io_macro[c->dir];
+		c->macro = ioc_macro_name((int)c->dir,
+					  c->legacy && !strcmp(c->legacy->spell_as, "bad"));
 	}
 	c->args[c->n_args++] = c->magic_text;
 	c->args[c->n_args++] = nr;

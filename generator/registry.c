@@ -91,28 +91,6 @@ size_t find_named(const struct command **v, size_t n, const char *name, size_t *
 	return k - lo;
 }
 
-void lifetime_describe(const struct registry *reg, const struct lifetime *l, struct strbuf *sb)
-{
-	const char *sep = "";
-
-	if (l->first == 0 && l->end == reg->n_versions)
-		return;
-	if (l->end < reg->n_versions) {
-		if (l->end - l->first == 1)
-			sb_printf(sb, "%s only", reg->versions[l->first].name);
-		else
-			sb_printf(sb, "%s to %s", reg->versions[l->first].name,
-				  reg->versions[l->end - 1].name);
-		sep = "; ";
-	}
-	if (l->first > 0) {
-		sb_printf(sb, "%snew in %s", sep, reg->versions[l->first].name);
-		sep = "; ";
-	}
-	if (l->end < reg->n_versions)
-		sb_printf(sb, "%sremoved in %s", sep, reg->versions[l->end].name);
-}
-
 /* The k-th name of group g, the command's own name (its alias root) first; -1 past the end. */
 long collision_member(const struct collision *col, size_t g, size_t k)
 {

@@ -117,6 +117,14 @@ static inline bool lifetime_has(const struct lifetime *l, size_t v)
 	return v >= l->first && v < l->end;
 }
 
+/* The known versions of a lifetime as a set: bit v for versions[v]. */
+static inline uint64_t lifetime_set(const struct lifetime *l)
+{
+	uint64_t all = l->end >= 64 ? ~0ull : (1ull << l->end) - 1;
+
+	return l->first >= 64 ? 0 : all & ~((1ull << l->first) - 1);
+}
+
 /* Do two entries exist in one known version at least?  Without known
  * versions every entry coexists with every other. */
 static inline bool lifetimes_meet(const struct lifetime *a, const struct lifetime *b)
@@ -468,9 +476,17 @@ struct registry {
 /* Whether the run read the file path names (after symbolic links). */
 bool registry_read_file(const struct registry *reg, const char *path);
 
-/* The known versions an entry exists in, as "6.1 only; removed in 6.12",
- * "new in 6.12"; "" when it exists in every one (registry.c). */
+/* The words of a lifetime (lifetime_text.c).  describe: decode's and the
+ * decoder's, "6.1 only; removed in 6.12", "new in 6.12", "" when it exists
+ * in every known version.  cell: the site's Versions cell, "6.1, 6.12",
+ * "6.12 only".  sentence: the site's entry, "In 6.1 and 6.12", "New in
+ * 6.12", "Removed in 6.12" (with three versions or more "... (in 6.1
+ * only)").  Without known versions none is used. */
 void lifetime_describe(const struct registry *reg, const struct lifetime *l, struct strbuf *sb);
+void lifetime_cell(const struct registry *reg, const struct lifetime *l, struct strbuf *sb);
+/* The cell of any set of known versions (bit v: versions[v]). */
+void versions_cell(const struct registry *reg, uint64_t set, struct strbuf *sb);
+void lifetime_sentence(const struct registry *reg, const struct lifetime *l, struct strbuf *sb);
 
 /* ------------------------------------------------------------ lookups and order (registry.c, command.c) */
 
@@ -494,6 +510,17 @@ size_t find_named(const struct command **v, size_t n, const char *name, size_t *
 /* The C type whose sizeof() the command's number encodes (the legacy
  * spelling, or what a bad spelling's sizeof() sees), or NULL for none. */
 const char *command_sized_type(const struct command *c);
+/* What the command passes, as the renderers tell it apart: "type" (its
+ * type), "array" (size-unit[size-param]), "caller-size" (size-param
+ * alone), "size" (a size written as a number), "none" (_IO, plain). */
+const char *command_arg_kind(const struct command *c);
+/* The C text of what it passes, added to sb: its type, a legacy's passes,
+ * a plain command's passes, UNIT[PARAM]; false for none. */
+bool command_arg_text(const struct command *c, struct strbuf *sb);
+/* How a legacy number is kept: "bad" (_IO*_BAD(written)), "same-type"
+ * (spell-as is the type passed: its size happens to fit), "other-type"
+ * (spelled with another type of the same size). */
+const char *legacy_kind(const struct legacy *l);
 /* "size_t" for sizeof(...), "int" for a number: what the macro's sizeof() sees. */
 const char *legacy_written_type(const char *written);
 /* The types measured on every ABI: what legacy_written_type() can return. */

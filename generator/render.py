@@ -17,8 +17,8 @@ Writes into OUTDIR a tree that mirrors the kernel's paths:
 A file is written only when its content changes; files of an earlier run
 that this run does not produce are removed.  The renderer computes no
 request number: every number, width and spelling comes from the model (the
-asm headers' comments quote masks and limits derived from a layout's widths
-and shifts, see layout_context()).
+asm headers' comments quote the masks and limits ioctlgen writes for each
+layout, see layout_context()).
 """
 
 import argparse
@@ -77,25 +77,19 @@ def layout_source(model, lay):
 def layout_context(lay):
     """The layout with the optional keys of the contract filled in, so that
     templates under StrictUndefined can test them, and the figures the
-    headers' comments quote, derived from its widths and shifts so that no
-    comment keeps a number a changed layout would make wrong: total-bits,
-    command-bits (nr and type), upper-bits (size and dir), size-limit
-    ("16kB"), and mask: each field's mask and each direction value's bit
-    in place, as 0x%08X (size with sparc's extra bit), with size-overlaps,
-    the direction values whose bits the size mask covers."""
+    headers' comments quote as they quote them: ioctlgen derives them from
+    the widths and shifts (model 9: total-bits, command-bits, upper-bits,
+    size-limit, masks, size-overlaps), so that no comment keeps a number a
+    changed layout would make wrong; here they are only formatted
+    (size-limit "16kB", each mask as 0x%08X, the overlapped directions'
+    names in capitals)."""
     L = dict(lay)
     L.setdefault("self-contained", False)
     L.setdefault("xsize-bits", None)
-    L["command-bits"] = lay["nr-bits"] + lay["type-bits"]
-    L["upper-bits"] = lay["size-bits"] + lay["dir-bits"]
-    L["total-bits"] = L["command-bits"] + L["upper-bits"]
-    limit = 1 << lay["size-bits"]
+    limit = lay["size-limit"]
     L["size-limit"] = f"{limit >> 10}kB" if limit % 1024 == 0 else f"{limit} bytes"
-    masks = {f: ((1 << lay[f + "-bits"]) - 1) << lay[f + "-shift"] for f in ("nr", "type", "dir")}
-    masks["size"] = ((1 << (lay["xsize-bits"] or lay["size-bits"])) - 1) << lay["size-shift"]
-    masks.update({d: lay[d] << lay["dir-shift"] for d in ("none", "read", "write")})
-    L["size-overlaps"] = [d.upper() for d in ("none", "read", "write") if masks[d] & masks["size"]]
-    L["mask"] = {k: f"0x{v:08X}" for k, v in masks.items()}
+    L["size-overlaps"] = [d.upper() for d in lay["size-overlaps"]]
+    L["mask"] = {k: f"0x{v:08X}" for k, v in lay["masks"].items()}
     return L
 
 
@@ -143,6 +137,7 @@ class NewHeader:
 
     def __init__(self, env, model, header, kernel_tree):
         self.env = env
+        self.model = model
         self.header = header
         self.path = uapi_path(header)
         self.src = os.path.join(kernel_tree, self.path)
@@ -159,7 +154,7 @@ class NewHeader:
         types = [t for t in h["types"] if not t["kernel-internal"]]
         cmds = [c for c in h["commands"] if not c["reserved"]]
         check_definitions(self.error, h["constants"], types, cmds)
-        incs = header_includes(h, types, cmds)
+        incs = header_includes(self.model, h, types, cmds)
         bad = [i for i in incs if not INCLUDE_RE.fullmatch(i)]
         if bad:
             raise self.error(None, f"{h['path']}: include {bad[0]!r} is no header path")
@@ -212,7 +207,7 @@ class HeaderCache:
     """The uapi headers rendered last time (--cache FILE: `make` passes
     build/render-cache.pickle), each under the hash of all it is made from:
     its entry in the model, the kernel templates, the renderer's code (this
-    file, renderlib.py, escape.py), and the pristine header's path, size
+    file, render_uapi.py, renderlib.py, escape.py), and the pristine header's path, size
     and mtime.  After a one-command edit only that command's header is
     rewritten; render.py and make-patches both render everything, so both
     gain.  Without a file (tests, determinism) every header is rendered."""
@@ -223,7 +218,8 @@ class HeaderCache:
         tdir = os.path.join(renderlib.TEMPLATES, "kernel")
         here = os.path.dirname(os.path.abspath(__file__))
         self.code = renderlib.files_hash(
-            [os.path.join(here, f) for f in ("render.py", "renderlib.py", "escape.py")] +
+            [os.path.join(here, f) for f in ("render.py", "render_uapi.py", "renderlib.py",
+                                              "escape.py")] +
             sorted(os.path.join(tdir, f) for f in os.listdir(tdir) if f.endswith(".j2")))
         try:
             with open(self.path, "rb") as f:

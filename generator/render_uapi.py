@@ -13,13 +13,34 @@ import sys
 import escape
 
 
-IOCTL_MACROS = ("_IOWR_BAD", "_IOR_BAD", "_IOW_BAD", "_IOWR", "_IOR", "_IOW", "_IOC", "_IO")
 # How the notes of templates/kernel/uapi-defs.j2 start, on one line or as
 # the first line of a block comment: such a comment right above a legacy
 # #define is replaced, not repeated.
 LEGACY_NOTE_START = "/* legacy: "
 LEGACY_BLOCK_START = "* legacy: "
-INVOCATION_RE = re.compile(r"\b(%s)\b([ \t]*)\(" % "|".join(IOCTL_MACROS))
+
+
+@functools.lru_cache(maxsize=None)
+def _invocation_re(macros):
+    return re.compile(r"\b(%s)\b([ \t]*)\(" % "|".join(map(re.escape, macros)))
+
+
+def invocation_re(model):
+    """A call of an ioctl macro (the model's `ioctl-macros`): the name, the
+    blanks before its '('."""
+    return _invocation_re(tuple(m["name"] for m in model["ioctl-macros"]))
+
+
+@functools.lru_cache(maxsize=None)
+def _words_re(words):
+    return re.compile(r"\b(?:%s)\b" % "|".join(map(re.escape, words)))
+
+
+def types_h_re(model):
+    """A fixed-width type <linux/types.h> defines (the model's
+    `fixed-width-types`: __u32, __be16; not char)."""
+    return _words_re(tuple(t["name"] for t in model["fixed-width-types"]
+                           if t["header"] == "linux/types.h"))
 
 
 class RenderError(Exception):
@@ -78,18 +99,19 @@ def include_guard(header):
     return "_UAPI_" + re.sub(r"[^A-Za-z0-9]", "_", path).upper()
 
 
-FIXED_WIDTH_RE = re.compile(r"\b__(?:[us](?:8|16|32|64)|(?:be|le)(?:16|32|64))\b")
 INCLUDE_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.+-]*)*\.h")
 
 
-def header_includes(header, types, cmds):
+def header_includes(model, header, types, cmds):
     """The #includes of a whole generated header: the spec's includes, then
     <linux/types.h> when a member or a command argument uses a fixed-width
-    type (__u32, __be16), then <linux/ioctl.h> when it defines a command."""
+    type (__u32, __be16: types_h_re()), then <linux/ioctl.h> when it
+    defines a command."""
     incs = list(header["includes"])
     texts = [m["type"] for t in types for m in t["members"]]
     texts += [a for c in cmds for a in c["args"]]
-    if "linux/types.h" not in incs and any(FIXED_WIDTH_RE.search(x) for x in texts):
+    fixed = types_h_re(model)
+    if "linux/types.h" not in incs and any(fixed.search(x) for x in texts):
         incs.append("linux/types.h")
     if cmds and "linux/ioctl.h" not in incs:
         incs.append("linux/ioctl.h")
@@ -376,7 +398,7 @@ class UapiRewriter:
 
     def rewrite(self, cmd, phys, name_end):
         text = "\n".join(phys)
-        m = INVOCATION_RE.search(text, name_end)
+        m = invocation_re(self.model).search(text, name_end)
         if not m:
             # Spelled through a wrapper (DRM_IOWR(...)) or another command's
             # name: the number is the wrapper's, and verify checks it is

@@ -16,7 +16,7 @@ import jinja2
 import escape
 import rst_table
 
-MODEL_VERSION = 8
+MODEL_VERSION = 9
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATES = os.path.join(TOP, "templates")
 
@@ -48,8 +48,8 @@ def macro_model(model):
 def without_rows(model, drop):
     """The model without the magic-code rows of the indexes in drop, the
     other rows' overlaps renumbered and those with a dropped row left out:
-    the table as it reads before the new headers' rows are added, or in a
-    version without them."""
+    the table as it reads before the new headers' rows are added
+    (tools/make-patches)."""
     drop = set(drop)
     keep = [i for i in range(len(model["magic-codes"])) if i not in drop]
     index = {old: new for new, old in enumerate(keep)}
@@ -71,46 +71,43 @@ def numbers_in(c, version):
     return c if other is None else dict(c, numbers=other)
 
 
-def doc_in(row, version, names):
-    """A magic-code row's comment in a known version: its `doc`, or the
-    text of the last `doc-since` version (model 6) not after it (6.12's
-    "BLK* ioctls" beside 0x12, where 6.1 writes nothing)."""
-    doc = row["doc"]
-    at = names.index(version)
-    for v, text in (row.get("doc-since") or {}).items():
-        if v in names and names.index(v) <= at:
-            doc = text
-    return doc
+def doc_in(row, version, names=None):
+    """A magic-code row's comment in a known version: the model's
+    `in-version` text (model 9: ioctlgen picks the `doc-since` text, 6.12's
+    "BLK* ioctls" beside 0x12 where 6.1 writes nothing); `doc`, its first
+    text, for a version the row is not in.  names: unused, for old callers."""
+    there = row.get("in-version") or {}
+    return there[version]["doc"] if version in there else row["doc"]
 
 
-def newest_doc(row, names):
+def newest_doc(row, names=None):
     """A row's comment in the newest known version it exists in."""
     there = row.get("versions") or []
-    return doc_in(row, there[-1], names) if there else row["doc"]
+    return doc_in(row, there[-1]) if there else row["doc"]
 
 
 def version_view(model, version):
-    """The model as one known kernel version has it (`versions` of model
-    5): the commands and magic-code rows that exist in it, and the headers
-    that keep a command there (a header whose every command is gone, as
-    drm/i810_drm.h in 6.12, is not that tree's), each command with its
-    numbers in that version (numbers_in()), each row with its comment in
-    that version as its `doc` (doc_in()).  The series and the rendered
-    files for a tree are made from its view."""
+    """The model as one known kernel version has it: the headers, commands
+    and magic-code rows whose `versions` name it (a header whose every
+    command is gone, as drm/i810_drm.h in 6.12, is not that tree's), each
+    command with its numbers in that version (numbers_in()), each row with
+    its `in-version` index's overlaps and comment.  ioctlgen decided all of
+    it (model 9); this only selects.  The series and the rendered files
+    for a tree are made from its view."""
     names = version_names(model)
     if version not in names:
         raise ValueError(f"version {version!r} is none the registry knows "
                          f"(spec/versions.yaml: {', '.join(names) or 'none'})")
     headers = []
     for h in model["headers"]:
+        if version not in h["versions"]:
+            continue
         cmds = [numbers_in(c, version) for c in h["commands"] if version in c["versions"]]
-        if cmds or not h["commands"]:
-            headers.append(h if cmds == h["commands"] else dict(h, commands=cmds))
-    drop = [i for i, r in enumerate(model["magic-codes"]) if version not in r["versions"]]
-    view = without_rows(model, drop)
-    rows = [r if not r.get("doc-since") else dict(r, doc=doc_in(r, version, names))
-            for r in view["magic-codes"]]
-    return dict(view, headers=headers, **{"magic-codes": rows})
+        headers.append(h if cmds == h["commands"] else dict(h, commands=cmds))
+    rows = [dict(r, overlaps=r["in-version"][version]["overlaps"],
+                 doc=r["in-version"][version]["doc"])
+            for r in model["magic-codes"] if version in r["in-version"]]
+    return dict(model, headers=headers, **{"magic-codes": rows})
 
 
 def version_of_tree(model, tree):

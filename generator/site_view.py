@@ -43,44 +43,30 @@ def code_page(code):
     return f"magic/0x{code:02x}"
 
 
-def and_join(items):
-    """'6.1', '6.1 and 6.12', '6.1, 6.12 and 6.13'."""
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def lifetime(known, have):
+def lifetime(known, entry):
     """Where an entry (a command or a magic-code row) exists among the known
-    versions, from the model's `versions` of the entry: None when the
-    registry knows no versions.  `first` and `end` index the known versions
-    (the first it is in, the first it is no longer in: len(known) while it
-    is still there); `short` is the registry's Versions cell ('6.1, 6.12',
-    '6.12 only') and `text` a sentence for its entry ('In 6.1 and 6.12', 'New
-    in 6.12', 'Removed in 6.12').  The decoder words it as `ioctlgen decode`
-    does, from first and end (docs/_static/decoder.js)."""
+    versions, from the model's `versions` and `lifetime-text` of the entry:
+    None when the registry knows no versions.  `first` and `end` index the
+    known versions (the first it is in, the first it is no longer in:
+    len(known) while it is still there); `short` is the registry's Versions
+    cell and `text` the sentence for its entry, as ioctlgen words them
+    (generator/lifetime_text.c)."""
     if not known:
         return None
-    have = [v for v in known if v in have]
-    if not have:		# a model cannot say so; say it plainly anyway
-        return {"first": 0, "end": 0, "every": False, "versions": [], "short": "none",
-                "text": "In no known version"}
-    first, end = known.index(have[0]), known.index(have[-1]) + 1
-    every = first == 0 and end == len(known)
-    if len(have) == 1 and len(known) > 1:
-        short = f"{have[0]} only"
-    else:
-        short = ", ".join(have)
-    if every:
-        text = "In " + and_join(have)
-    else:
-        text = ", ".join(t for t in (f"new in {known[first]}" if first > 0 else "",
-                                      f"removed in {known[end]}" if end < len(known) else "")
-                         if t)
-        text = text[0].upper() + text[1:]
-        if len(known) > 2:	# with two versions the in-between says nothing more
-            text += f" (in {have[0]} only)" if len(have) == 1 else f" (in {and_join(have)})"
-    return {"first": first, "end": end, "every": every, "versions": have, "short": short,
-            "text": text}
+    have = entry.get("versions") or []
+    words = entry["lifetime-text"]
+    first, end = (known.index(have[0]), known.index(have[-1]) + 1) if have else (0, 0)
+    return {"first": first, "end": end, "every": first == 0 and end == len(known),
+            "versions": have, "short": words["cell"], "text": words["sentence"]}
+
+
+def code_lifetime(known, use):
+    """lifetime() of a magic code no row registers, from the model's
+    `unregistered-codes` entry: the versions some command of it is in."""
+    if not known:
+        return None
+    have = use["versions"]
+    return {"versions": have, "every": len(have) == len(known), "short": use["versions-cell"]}
 
 
 def code_label(text, code):
@@ -200,7 +186,7 @@ class Site:
             "absent": [a for a in self.abis if a not in c["numbers"] and
                        a not in c.get("not-measured", {})],
             "not_measured": not_measured_text(c.get("not-measured", {})),
-            "life": lifetime(self.versions, c.get("versions", [])),
+            "life": lifetime(self.versions, c),
             "findings": [],
         }
 
@@ -218,7 +204,7 @@ class Site:
             v["index"] = i
             v["id"] = f"row-{i}"
             v["accepted_overlap"] = "overlap" in row["accept"]
-            v["life"] = lifetime(self.versions, row.get("versions", []))
+            v["life"] = lifetime(self.versions, row)
             # the comment the newest version the row is in writes, and the
             # earlier ones where a version's table wrote another (doc-since)
             v["doc"] = renderlib.newest_doc(row, self.versions)
@@ -246,10 +232,10 @@ class Site:
                     ids[c["id"]] = 1
                 c["href"] = f"{c['page']}.html#{c['id']}"
         # A code no row registers exists where one of its commands does.
+        uses = {u["code"]: u for u in self.m["unregistered-codes"]}
         for v in codes.values():
             if not v["rows"]:
-                v["life"] = lifetime(self.versions, {x for c in v["commands"]
-                                                     for x in (c["life"] or {}).get("versions", [])})
+                v["life"] = code_lifetime(self.versions, uses[v["code"]])
         return [codes[k] for k in sorted(codes)]
 
     def row_ref(self, i):
@@ -433,15 +419,14 @@ class Site:
         for v in self.codes + [{"commands": self.plain}]:
             for c in v["commands"]:
                 cc = c["c"]
-                lives.append(c["life"])
+                lives.append((c["life"], (cc["lifetime-text"] or {}).get("describe")))
                 if cc.get("numbers-by-version"):
                     byver.append([len(cmds), self.version_numbers(cc)])
                 nums = [cc["numbers"][a]["number"] if a in cc["numbers"] else None
                         for a in self.abis]
                 free = [1 if a in cc["numbers"] and cc["numbers"][a]["size"] is None else 0
                         for a in self.abis]
-                argt = cc["type"] or (cc["legacy"] or {}).get("passes") or cc["passes"] or (
-                    f"{cc['size-unit']}[{cc['size-param']}]" if cc.get("size-unit") else "")
+                argt = cc["arg-text"] or ""
                 cmds.append([c["name"], c["href"], argt, cc["nr-count"],
                              nums, 1 if any(free) else 0,
                              1 if cc["legacy"] else 0, 1 if cc["reserved"] else 0,
@@ -450,11 +435,12 @@ class Site:
         data = {"abis": abis, "codes": codes, "commands": cmds, "headers": list(headers)}
         if self.versions:
             # The known versions and, only for the commands not in every one,
-            # [index in commands, first, end]: the first version it is in and
-            # the first it is no longer in (len(versions): still there).
+            # [index in commands, first, end, words]: the first version it is
+            # in and the first it is no longer in (len(versions): still there),
             data["versions"] = self.versions
-            data["life"] = [[k, life["first"], life["end"]] for k, life in enumerate(lives)
-                            if not life["every"]]
+            # and ioctlgen's words for it, which the scripts show as they are.
+            data["life"] = [[k, life["first"], life["end"], words] for k, (life, words)
+                            in enumerate(lives) if not life["every"]]
             # [index in commands, [per known version: its number per ABI, or
             # null outside the command's versions]], only for the commands
             # whose numbers differ between versions (a struct that grew, an

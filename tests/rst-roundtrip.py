@@ -331,6 +331,7 @@ def planted_text(full, tree, version, lines, tstart, tend):
         other = next(t for t in texts if t != mine)
         # as if the renderer had taken the other version's text
         r["doc"], r["doc-since"] = other, {}
+        r["in-version"][version]["doc"] = other
     _, _, differ = table_diffs(renderlib.version_view(wrong, version), lines, tstart, tend)
     tap.check(len(differ) >= len(rows),
         f"a row of {version} rendered with another version's text is caught "

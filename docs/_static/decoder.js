@@ -15,11 +15,12 @@
  * number exactly, like any other.
  *
  * When the registry knows kernel versions, IOCTL_DATA.versions are their
- * names, oldest first, and IOCTL_DATA.life = [[command index, first, end]]
- * for the commands not in every version: the index of the first version
- * it is in and of the first it is no longer in (versions.length: still
- * there).  A matching command says so as `ioctlgen decode` does:
- * "[6.1 only; removed in 6.12]", "[new in 6.12]".  IOCTL_DATA["by-version"]
+ * names, oldest first, and IOCTL_DATA.life = [[command index, first, end,
+ * words]] for the commands not in every version: the index of the first
+ * version it is in and of the first it is no longer in (versions.length:
+ * still there), and ioctlgen's words for it, which a matching command
+ * shows as `ioctlgen decode` does: "[6.1 only; removed in 6.12]", "[new
+ * in 6.12]".  IOCTL_DATA["by-version"]
  * = [[command index, [per version: [number per ABI] or null]]] for the
  * commands whose numbers differ between versions: the decoder finds them by
  * any, and says where the number holds: "[6.1 only; 0xc02864c3 in 6.12]".
@@ -226,17 +227,9 @@
 
 	function lifeTag(k)
 	{
-		var V = D.versions || [], l = lifeOf(k), out = [];
+		var l = lifeOf(k);
 
-		if (!l)
-			return '';
-		if (l[2] < V.length)
-			out.push(l[2] - l[1] === 1 ? V[l[1]] + ' only' : V[l[1]] + ' to ' + V[l[2] - 1]);
-		if (l[1] > 0)
-			out.push('new in ' + V[l[1]]);
-		if (l[2] < V.length)
-			out.push('removed in ' + V[l[2]]);
-		return out.join('; ');
+		return l ? l[3] : '';
 	}
 
 	/* The versions of a set of version indexes, as ioctlgen decode writes

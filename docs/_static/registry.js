@@ -28,7 +28,7 @@
 		rows = Array.prototype.slice.call(body.rows);
 		text = rows.map(function (r) { return r.textContent.toLowerCase(); });
 		names = D.commands.map(function (c) { return c[0].toLowerCase(); });
-		/* [index, first, end] for the commands not in every version */
+		/* [index, first, end, words] for the commands not in every version */
 		(D.life || []).forEach(function (l) { life[l[0]] = l; });
 
 		/* Is command k in version v (an index of D.versions)? */
@@ -39,20 +39,13 @@
 			return v < 0 || !l || (v >= l[1] && v < l[2]);
 		}
 
-		/* The words of `ioctlgen decode`: "6.1 only; removed in 6.12". */
+		/* The words of `ioctlgen decode`, as the data carries them:
+		 * "6.1 only; removed in 6.12". */
 		function lifeTag(k)
 		{
-			var l = life[k], V = D.versions, out = [];
+			var l = life[k];
 
-			if (!l)
-				return '';
-			if (l[2] < V.length)
-				out.push(l[2] - l[1] === 1 ? V[l[1]] + ' only' : V[l[1]] + ' to ' + V[l[2] - 1]);
-			if (l[1] > 0)
-				out.push('new in ' + V[l[1]]);
-			if (l[2] < V.length)
-				out.push('removed in ' + V[l[2]]);
-			return out.join('; ');
+			return l ? l[3] : '';
 		}
 
 		function esc(s)

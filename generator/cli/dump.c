@@ -8,12 +8,29 @@
 /*
  * The registry for the stages before sizes exist (tools/measure-sizes, the
  * importer): the model's document without numbers, collisions or lint, so
- * that no other program parses the YAML.
+ * that no other program parses the YAML.  --c-words: only the model's
+ * "ioctl-macros" and "fixed-width-types", which need no spec, for the
+ * tools that read C before any registry exists (tools/ioctltools/cwords.py).
  */
+static int write_cwords(void)
+{
+	struct strbuf sb = { 0 };
+	int rc = 0;
+
+	model_write_cwords_doc(&sb);
+	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len || fflush(stdout)) {
+		fprintf(stderr, "ioctlgen: error: cannot write standard output: %s\n", strerror(errno));
+		rc = EXIT_DATA;
+	}
+	sb_release(&sb);
+	return rc;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "c-words", no_argument, NULL, 'w' },
 		COMMON_OPTIONS,
 		{ 0 } };
 	const char *out = "-", *spec = NULL;
@@ -23,6 +40,8 @@ int cmd_dump(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
 		if (c == 'o')
 			out = optarg;
+		else if (c == 'w')
+			return write_cwords();
 		else if (c == OPT_SPEC)
 			spec = optarg;
 		else if (c == OPT_HELP)

@@ -67,7 +67,8 @@ static const struct command *find(const struct registry *reg, const char *name)
 	return NULL;
 }
 
-static bool describes(const struct registry *reg, const char *name, const char *want)
+static bool worded(const struct registry *reg, const char *name, const char *want,
+		   void (*words)(const struct registry *, const struct lifetime *, struct strbuf *))
 {
 	const struct command *c = find(reg, name);
 	struct strbuf sb = { 0 };
@@ -75,12 +76,17 @@ static bool describes(const struct registry *reg, const char *name, const char *
 
 	if (!c)
 		return false;
-	lifetime_describe(reg, &c->life, &sb);
+	words(reg, &c->life, &sb);
 	ok = !strcmp(sb.len ? sb.buf : "", want);
 	if (!ok)
 		printf("# %s: '%s', want '%s'\n", name, sb.len ? sb.buf : "", want);
 	sb_release(&sb);
 	return ok;
+}
+
+static bool describes(const struct registry *reg, const char *name, const char *want)
+{
+	return worded(reg, name, want, lifetime_describe);
 }
 
 static size_t count_rule(const struct registry *reg, const char *rule, const char *text)
@@ -142,6 +148,18 @@ static void test_versions(void)
 	    describes(&reg, "TWO", "6.1 to 6.12; removed in 6.13") &&
 	    describes(&reg, "PLAIN", "new in 6.13"),
 	    "lifetime_describe words every kind of lifetime as decode prints it");
+	tap(worded(&reg, "ALL", "6.1, 6.12, 6.13", lifetime_cell) &&
+	    worded(&reg, "OLD", "6.1 only", lifetime_cell) &&
+	    worded(&reg, "NEW", "6.12, 6.13", lifetime_cell) &&
+	    worded(&reg, "MID", "6.12 only", lifetime_cell) &&
+	    worded(&reg, "TWO", "6.1, 6.12", lifetime_cell),
+	    "lifetime_cell words the site's Versions cell");
+	tap(worded(&reg, "ALL", "In 6.1, 6.12 and 6.13", lifetime_sentence) &&
+	    worded(&reg, "OLD", "Removed in 6.12 (in 6.1 only)", lifetime_sentence) &&
+	    worded(&reg, "NEW", "New in 6.12 (in 6.12 and 6.13)", lifetime_sentence) &&
+	    worded(&reg, "MID", "New in 6.12, removed in 6.13 (in 6.12 only)", lifetime_sentence) &&
+	    worded(&reg, "TWO", "Removed in 6.13 (in 6.1 and 6.12)", lifetime_sentence),
+	    "lifetime_sentence words an entry's versions for the site, with three versions what is between");
 	a = collision_of(&reg, 0x5401, "OLD ALL");
 	b = collision_of(&reg, 0x5401, "NEW ALL");
 	tap(a && b && a->versions == 1 && b->versions == 6,

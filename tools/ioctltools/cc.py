@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
-from . import Error
+from . import Error, cwords
 
 MARKER = re.compile(r'->(\w+) (\d+)(?: [$#]?(-?\d+))?')
 # file:line[:col]: [fatal ]error: message
@@ -54,14 +54,13 @@ def define_line(name):
 
 
 # The member types a registry type may have (docs/dev/contracts.md, `types:`):
-# fixed-width integers, char, and a struct or union the registry defines.
-FIXED = frozenset(f"__{s}{n}" for s in ("u", "s") for n in (8, 16, 32, 64)) | \
-    frozenset(f"__{e}{n}" for e in ("be", "le") for n in (16, 32, 64)) | {"char"}
+# fixed-width integers and char (cwords.fixed_types()), and a struct or union
+# the registry defines.
 TAGGED = re.compile(r"(?:struct|union) [A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def _member_type(ctype):
-    return ctype in FIXED or (TAGGED.match(ctype) is not None and IDENT.match(ctype.split()[1]))
+    return ctype in cwords.fixed_types() or (TAGGED.match(ctype) is not None and IDENT.match(ctype.split()[1]))
 
 
 def type_lines(kind, name, members=(), values=(), lens=None):

@@ -5,9 +5,10 @@ import re
 from dataclasses import dataclass
 
 from . import Error
+from .cwords import ioctl_call
 
-# "Is this an ioctl #define": its body calls one of the ioctl macros.
-IOCTL_CALL = re.compile(r"\b_IO(R|W|WR|C)?(_BAD)?\s*\(")
+# "Is this an ioctl #define": its body calls one of the ioctl macros
+# (ioctl_call(), the model's `ioctl-macros`).
 DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?(.*)$")
 # a #define whose body is one name: another command's (SIOCINQ FIONREAD)
 ALIAS_BODY = re.compile(r"^[\s(]*([A-Za-z_]\w*)[\s)]*$")
@@ -23,7 +24,7 @@ class Define:
 
     @property
     def is_ioctl(self):
-        return IOCTL_CALL.search(self.body) is not None
+        return ioctl_call().search(self.body) is not None
 
 
 def logical_lines(text):
@@ -117,7 +118,7 @@ class HeaderText:
                     start = i + 1
             for at, item in items:
                 e = re.match(r"\s*([A-Za-z_]\w*)\s*=(.*)$", item, re.S)
-                if e and IOCTL_CALL.search(e.group(2)):
+                if e and ioctl_call().search(e.group(2)):
                     line = text.count("\n", 0, at + e.start(1)) + 1
                     out.append(Define(line, e.group(1), None,
                                       re.sub(r"\s+", " ", e.group(2)).strip()))
@@ -131,7 +132,7 @@ class HeaderText:
             first = self.text.count("\n", 0, m.start()) + 1
             for k, l in enumerate(m.group(0).split("\n")):
                 d = COMMENTED_DEFINE.match(l)
-                if d and IOCTL_CALL.search(d.group(2)):
+                if d and ioctl_call().search(d.group(2)):
                     out.append((first + k, d.group(1)))
         return out
 

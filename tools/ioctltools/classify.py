@@ -11,12 +11,10 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 
-from . import Error, cc, evidence, expand
+from . import Error, cc, cwords, evidence, expand
 from .cheader import ALIAS_BODY, HeaderText
 from .specwrite import Entry, Legacy, NamedEntry, PlainEntry
 
-DIR_OF = {"_IO": "none", "_IOR": "read", "_IOW": "write", "_IOWR": "read-write",
-          "_IOR_BAD": "read", "_IOW_BAD": "write", "_IOWR_BAD": "read-write"}
 CHAR_LIT = re.compile(r"^'([^'\\]|\\[\\'\"?abfnrtv0])'$")
 INT_LIT = re.compile(r"^(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)[uUlL]*$")
 NUMERIC = re.compile(r"^[\s()0-9a-fA-FxXuUlL+*/<>|&~-]+$")
@@ -369,7 +367,7 @@ def evaluate(unit, compiler):
                 continue
             f.dir = dirvals[f.dirval]
         else:
-            f.dir = DIR_OF[f.call.macro]
+            f.dir = cwords.macro_dirs()[f.call.macro]
         f.entry = shape(unit, f)
         if f.entry is not None:
             keep.append(f)

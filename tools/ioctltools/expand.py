@@ -11,9 +11,8 @@ import os
 import re
 from typing import NamedTuple
 
-from . import cc
+from . import cc, cwords
 
-MACROS = ["_IO", "_IOR", "_IOW", "_IOWR", "_IOC", "_IOR_BAD", "_IOW_BAD", "_IOWR_BAD"]
 PARAM = "__imp_p%d"
 PARAM_RE = re.compile(r"\b__imp_p(\d+)\b")
 LINE_MARK = re.compile(r'^# (\d+) "(.*?)"')
@@ -43,11 +42,20 @@ class Call(NamedTuple):
 
 
 def marker_defs():
-    out = [f"#undef {m}" for m in MACROS]
-    out.append(f"#define _IO(t,n) {OPEN} _IO @@ #t @@ t @@ #n @@ n @@ @@ @@ @@ @@ @@E@@")
-    for m in ("_IOR", "_IOW", "_IOWR", "_IOR_BAD", "_IOW_BAD", "_IOWR_BAD"):
-        out.append(f"#define {m}(t,n,s) {OPEN} {m} @@ #t @@ t @@ #n @@ n @@ #s @@ s @@ @@ {CLOSE}")
-    out.append(f"#define _IOC(d,t,n,s) {OPEN} _IOC @@ #t @@ t @@ #n @@ n @@ #s @@ s @@ d {CLOSE}")
+    """Every ioctl macro (the model's `ioctl-macros`) redefined to mark its
+    arguments: _IO's two, the others' three, _IOC's direction last."""
+    macros = cwords.ioctl_macros()
+    out = [f"#undef {m['name']}" for m in macros]
+    for m in macros:
+        n = m["name"]
+        if m["dir"] == "none":
+            out.append(f"#define {n}(t,n) {OPEN} {n} @@ #t @@ t @@ #n @@ n @@ @@ @@ @@ @@ @@E@@")
+        elif m["dir"] is not None:
+            out.append(f"#define {n}(t,n,s) {OPEN} {n} @@ #t @@ t @@ #n @@ n @@ #s @@ s @@ @@ {CLOSE}")
+    for m in macros:
+        if m["dir"] is None:	# _IOC: the direction is an argument
+            n = m["name"]
+            out.append(f"#define {n}(d,t,n,s) {OPEN} {n} @@ #t @@ t @@ #n @@ n @@ #s @@ s @@ d {CLOSE}")
     return out
 
 

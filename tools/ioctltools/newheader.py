@@ -13,9 +13,13 @@ type names, each checked again (cc.type_lines())."""
 
 import re
 
-from . import Error, cc
+from . import Error, cc, cwords
 
-MACROS = {"_IO", "_IOR", "_IOW", "_IOWR"}
+
+def plain_macros():
+    """_IO, _IOR, _IOW and _IOWR: the ioctl macros with a direction of
+    their own and no legacy size (the model's `ioctl-macros`)."""
+    return {m["name"] for m in cwords.ioctl_macros() if m["dir"] and not m["legacy"]}
 
 # What the renderer (generator/render.py, UapiHeader.missing() and its
 # DEFINE_RE) takes for "the header defines it": the two must agree, or a
@@ -36,7 +40,7 @@ def command_line(h, c, added=False):
     integers magic and nr and the checked type text.  added: the command
     is one the registry adds to a header of the tree (additions())."""
     name = c["name"]
-    if c["macro"] not in MACROS or c["params"] or c.get("number") is not None or \
+    if c["macro"] not in plain_macros() or c["params"] or c.get("number") is not None or \
             c.get("legacy") or c.get("alias-of"):
         if added:
             raise Error(f"{c['source']}: error: {name}: <{h['path']}> of this tree does not "

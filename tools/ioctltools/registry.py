@@ -17,9 +17,7 @@ import tempfile
 from dataclasses import dataclass, field
 
 from . import Error, cc
-
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-IOCTLGEN = os.environ.get("IOCTLGEN") or os.path.join(TOP, "build", "ioctlgen")
+from .cwords import IOCTLGEN, TOP  # noqa: F401 (tools take them from here)
 
 
 @dataclass(frozen=True)
