@@ -78,8 +78,8 @@ def finding_weight(x):
 
 
 def magic_parts(code, cmds):
-    """The parts of a magic code's page ({page, first, last, range, commands,
-    headers}, nr ranges that cover 0x00-0xff), or None when one page holds
+    """The parts of a magic code's page ({page, first, last, range, label,
+    commands, headers}, nr ranges that cover 0x00-0xff), or None when one page holds
     every command.  cmds are sorted by nr."""
     runs = pack(cmds, lambda c: c["c"]["nr"], command_weight)
     if len(runs) == 1:
@@ -89,7 +89,8 @@ def magic_parts(code, cmds):
         first = 0 if i == 0 else run[0]["c"]["nr"]
         last = 0xff if i == len(runs) - 1 else runs[i + 1][0]["c"]["nr"] - 1
         parts.append({"page": f"{code}-nr-0x{first:02x}", "first": first, "last": last,
-                      "range": f"0x{first:02x}-0x{last:02x}", "commands": run,
+                      "range": f"0x{first:02x}-0x{last:02x}",
+                      "label": f"nr 0x{first:02x}-0x{last:02x}", "commands": run,
                       "headers": headers_of(run)})
     return parts
 
@@ -105,18 +106,20 @@ def plain_parts(page, cmds, number):
         first = 0 if i == 0 else number(run[0])
         last = 0xffffffff if i == len(runs) - 1 else number(runs[i + 1][0]) - 1
         parts.append({"page": f"{page}-0x{first:08x}", "first": first, "last": last,
-                      "range": f"0x{first:08x}-0x{last:08x}", "commands": run,
+                      "range": f"0x{first:08x}-0x{last:08x}",
+                      "label": f"0x{first:08x}-0x{last:08x}", "commands": run,
                       "headers": headers_of(run)})
     return parts
 
 
 def finding_parts(page, findings):
     """The parts of the findings page, one per rule in the order the rules
-    first appear ({page, rule, findings}), or None: one page."""
+    first appear ({page, rule, label, findings}), or None: one page."""
     if len(pack(findings, lambda x: x["f"]["rule"], finding_weight)) == 1:
         return None
     rules = {}
     for x in findings:
         rules.setdefault(x["f"]["rule"], []).append(x)
-    return [{"page": f"{page}-{make_id(rule) or 'rule'}", "rule": rule, "findings": xs}
+    return [{"page": f"{page}-{make_id(rule) or 'rule'}", "rule": rule, "label": rule,
+             "findings": xs}
             for rule, xs in rules.items()]

@@ -5,7 +5,8 @@ page over 300 KB): the HTML plus every stylesheet it links (and what those
 @import) and every script it loads, as bytes on disk, uncompressed.  Left
 out: the data files a page fetches for what it shows (DATA below: the
 decoder's and the registry filter's data, Sphinx's search index), which
-the issue counts apart.  Also counts the elements of the heaviest page.
+the issue counts apart.  Also counts the elements of the heaviest page
+and names the page with the most.
 
     page-weight.py SITE_DIR [--max BYTES] [--top N]
 
@@ -93,10 +94,16 @@ def main():
     for (w, _), p in weights[:a.top]:
         print(f"# {w:8d} bytes  {p}")
     if weights:
-        c = Count()
-        with open(os.path.join(a.site, weights[0][1]), encoding="utf-8") as f:
-            c.feed(f.read())
-        print(f"# {len(pages)} pages; the heaviest, {weights[0][1]}, has {c.n} elements")
+        elements = []
+        for p in pages:
+            c = Count()
+            with open(os.path.join(a.site, p), encoding="utf-8") as f:
+                c.feed(f.read())
+            elements.append((c.n, p))
+        n, most = max(elements)
+        print(f"# {len(pages)} pages; the heaviest, {weights[0][1]}, has "
+              f"{dict((p, k) for k, p in elements)[weights[0][1]]} elements; "
+              f"the most elements: {n} on {most}")
     return bad
 
 
