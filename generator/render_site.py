@@ -7,9 +7,10 @@ a Sphinx source tree, then (with --html) build it with Sphinx.
 
 The source tree is the hand-written pages of docs/ (minus docs/dev/, the
 contributors' notes) plus pages generated from the model: the registry, one
-page per magic code, legacy commands, collisions, ABI differences, the
-decoder and its data file, the YAML format reference (from the JSON Schemas
-in spec/schema/) and the `ioctlgen --help` text.  Files are written only when
+page per magic code (in parts when heavy: site_parts.py), legacy commands,
+collisions, ABI differences, the decoder and its data file, the YAML format
+reference (from the JSON Schemas in spec/schema/) and the `ioctlgen --help`
+text.  Files are written only when
 their content changes, so Sphinx rereads only what changed.  Nothing here
 computes a request number: every number comes from the model.
 """

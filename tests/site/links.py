@@ -13,7 +13,6 @@ Exits 1 and names each broken link (the first 20; then a count).
 """
 
 import os
-import re
 import sys
 from html.parser import HTMLParser
 from urllib.parse import unquote, urlsplit
