@@ -14,6 +14,8 @@ master_doc = "index"
 language = "en"
 exclude_patterns = []
 highlight_language = "none"
+# Every reference must resolve (sphinx-build -n); with -W a broken one fails the build.
+nitpicky = True
 
 html_theme = "alabaster"
 html_theme_options = {

@@ -7,9 +7,10 @@ a Sphinx source tree, then (with --html) build it with Sphinx.
 
 The source tree is the hand-written pages of docs/ (minus docs/dev/, the
 contributors' notes) plus pages generated from the model: the registry, one
-page per magic code, legacy commands, collisions, ABI differences, the
-decoder and its data file, the YAML format reference (from the JSON Schemas
-in spec/schema/) and the `ioctlgen --help` text.  Files are written only when
+page per magic code (in parts when heavy: site_parts.py), legacy commands,
+collisions, ABI differences, the decoder and its data file, the YAML format
+reference (from the JSON Schemas in spec/schema/) and the `ioctlgen --help`
+text.  Files are written only when
 their content changes, so Sphinx rereads only what changed.  Nothing here
 computes a request number: every number comes from the model.
 """
@@ -26,6 +27,7 @@ import renderlib  # noqa: E402
 import render_audit  # noqa: E402
 import render_layouts  # noqa: E402
 import site_free  # noqa: E402
+import site_parts  # noqa: E402
 from escape import html_text, rst_text  # noqa: E402
 from site_reference import cli_help, schema_pages  # noqa: E402
 from site_view import PLAIN_PAGE, Site, rst_title  # noqa: E402
@@ -112,27 +114,38 @@ def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None, layouts=
         os.path.join(os.path.dirname(os.path.abspath(src)), "site-pages.json"),
         os.path.join(renderlib.TEMPLATES, "site"), [os.path.abspath(__file__)])
     for v in site.codes:
-        rel = v["page"] + ".rst"
-        ctx = {"banner": common["banner"], "abis": common["abis"], "code": v,
-               "overlaps": {r["index"]: [site.row_ref(i) for i in r["overlaps"]]
-                            for r in v["rows"]}}
-        key = cache.key(ctx)
-        if cache.fresh(rel, key, os.path.join(src, rel)):
-            w.keep(rel)
-        else:
-            text = env.get_template("magic.rst.j2").render(**ctx)
-            w.write(rel, text)
-            cache.wrote(rel, key, text)
+        overlaps = {r["index"]: [site.row_ref(i) for i in r["overlaps"]] for r in v["rows"]}
+        # a code too heavy for one page: its page links to its parts
+        for part in [None] + (v["parts"] or []):
+            rel = (part or v)["page"] + ".rst"
+            ctx = {"banner": common["banner"], "abis": common["abis"], "code": v,
+                   "overlaps": overlaps}
+            key = cache.key(dict(ctx, part=part) if part else ctx)
+            if cache.fresh(rel, key, os.path.join(src, rel)):
+                w.keep(rel)
+            else:
+                text = env.get_template("magic.rst.j2").render(part=part, **ctx)
+                w.write(rel, text)
+                cache.wrote(rel, key, text)
     cache.save()
     page("legacy.rst.j2", "legacy.rst", commands=site.legacy())
-    page("plain.rst.j2", PLAIN_PAGE + ".rst", commands=site.plain_view())
+    page("plain.rst.j2", PLAIN_PAGE + ".rst", commands=site.plain_view(),
+         parts=site.plain_parts, part=None)
+    for part in site.plain_parts or []:
+        page("plain.rst.j2", part["page"] + ".rst", commands=site.plain_view(part["commands"]),
+             parts=site.plain_parts, part=part)
     page("conflicts.rst.j2", "conflicts.rst",
          collisions=[g for g in site.collisions() if g["conflict"]],
          aliases=[g for g in site.collisions() if not g["conflict"]],
          overlaps=site.overlaps(), outside=site.findings("outside-range"),
          unregistered=site.unregistered())
     # its own page: the longest list of the site, which conflicts.html linked
-    page("findings.rst.j2", "findings.rst", findings=site.findings(None))
+    findings = site.findings(None)
+    parts = site_parts.finding_parts("findings", findings)
+    page("findings.rst.j2", "findings.rst", findings=findings, parts=parts, part=None)
+    for part in parts or []:
+        page("findings.rst.j2", part["page"] + ".rst", findings=part["findings"],
+             parts=parts, part=part)
     page("abi-differences.rst.j2", "abi-differences.rst", commands=site.abi_differences())
     variants, t64 = site.time64()
     page("time64.rst.j2", "time64.rst", variants=variants, rows=t64)

@@ -6,6 +6,7 @@ lays out and groups; every number comes from the model.  render_site.py
 writes the pages from it."""
 
 import renderlib
+import site_parts
 from escape import rst_text
 
 from docutils.nodes import make_id
@@ -216,9 +217,19 @@ class Site:
         # no _IO* macro: a plain number, or another's name (by its first number)
         self.plain = [c for c in self.commands if c["c"]["macro"] is None]
         self.plain.sort(key=lambda c: (first_number(c["c"]), c["name"], c["header"]))
+        for v in codes.values():
+            v["commands"].sort(key=lambda c: (c["c"]["nr"], c["name"]))
+            # a code too heavy for one page: its commands on parts by nr
+            v["parts"] = site_parts.magic_parts(v["page"], v["commands"])
+            for p in v["parts"] or []:
+                for c in p["commands"]:
+                    c["page"] = p["page"]
+        self.plain_parts = site_parts.plain_parts(
+            PLAIN_PAGE, self.plain, lambda c: first_number(c["c"]))
+        for p in self.plain_parts or []:
+            for c in p["commands"]:
+                c["page"] = p["page"]
         for cmds in [v["commands"] for v in codes.values()] + [self.plain]:
-            if cmds is not self.plain:
-                cmds.sort(key=lambda c: (c["c"]["nr"], c["name"]))
             ids = {}
             for c in cmds:
                 # Sphinx ids the section by make_id(title); a second title
@@ -322,11 +333,12 @@ class Site:
         field its layouts read differently."""
         return [c for c in self.commands if c["size_differs"] and c["c"]["macro"] is not None]
 
-    def plain_view(self):
-        """The commands spelled as plain numbers, each number split by the
-        layouts of the ABIs that have it (the model's numbers entries)."""
+    def plain_view(self, cmds=None):
+        """The commands spelled as plain numbers (cmds: those of one part),
+        each number split by the layouts of the ABIs that have it (the
+        model's numbers entries)."""
         out = []
-        for c in self.plain:
+        for c in self.plain if cmds is None else cmds:
             split = {}
             for abi in self.abis:
                 n = c["c"]["numbers"].get(abi)

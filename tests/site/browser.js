@@ -30,6 +30,61 @@ function tap(ok, text, why) {
 	}
 }
 
+/*
+ * A page cut into parts (generator/site_parts.py) lists every command with
+ * its id: a command's old address on the whole page (magic/0xNN.html#id,
+ * plain.html#id) must still land on its entry, now on a part.
+ */
+async function cutPages(page) {
+	const cut = (f) => fs.existsSync(path.join(siteDir, f)) &&
+		fs.readFileSync(path.join(siteDir, f), 'utf8').includes('class="ioc-fields ioc-index"');
+	const wholes = fs.readdirSync(path.join(siteDir, 'magic')).sort()
+		.map((f) => `magic/${f}`).filter(cut).slice(0, 2)
+		.concat(['plain.html'].filter(cut));
+	for (const whole of wholes) {
+		const html = fs.readFileSync(path.join(siteDir, whole), 'utf8');
+		const links = [...html.matchAll(/<a class="ioc-cmd" id="([^"]+)" href="([^"#]+)#/g)];
+		const [, id, href] = links[links.length - 1];
+		const part = path.basename(href);
+		await check(`${whole}#${id}, a command's address before the page was cut, ` +
+			`lands on its entry on ${part}`, async () => {
+			await page.goto(`${base}/${whole}#${id}`);
+			await page.waitForURL((u) => u.pathname.endsWith('/' + part), { timeout: 5000 });
+			const el = page.locator(`[id="${id}"]`).first();
+			await page.screenshot({ path: path.join(shots, 'part.png'), fullPage: false });
+			return await el.count() ? null : `no element #${id} on ${page.url()}`;
+		});
+	}
+}
+
+/*
+ * Issue 36: "New in 6.12" wrapped each #define every 9 characters.  On the
+ * pages that list commands with their spelling in a table (the history
+ * pages, the plain numbers), a spelling may wrap between words, never
+ * inside one: no more lines than words.
+ */
+async function spelledWidth(page) {
+	const pages = fs.readdirSync(siteDir).filter((f) =>
+		/^(new-in-.*|plain(-0x[0-9a-f]+)?)\.html$/.test(f) &&
+		/class="ioc-table ioc-(history-commands|plain)"/.test(
+			fs.readFileSync(path.join(siteDir, f), 'utf8'))).sort();
+	for (const f of [pages.find((f) => f.startsWith('new-in-')),
+	                 pages.find((f) => f.startsWith('plain'))].filter(Boolean))
+		await check(`${f}: no #define in its table wraps inside a word`, async () => {
+			await page.goto(`${base}/${f}`);
+			const bad = await page.evaluate(() => {
+				for (const el of document.querySelectorAll('table.ioc-history-commands ' +
+						'td:nth-child(3) code, table.ioc-plain td:nth-child(2) code')) {
+					const t = el.textContent, lines = el.getClientRects().length;
+					if (lines > t.trim().split(/\s+/).length)
+						return `"${t}" takes ${lines} lines`;
+				}
+				return null;
+			});
+			return bad;
+		});
+}
+
 async function check(text, fn) {
 	try {
 		const why = await fn();
@@ -216,7 +271,8 @@ async function run(page, dataLoads) {
 					{ hasText: expect.plain }).first().click();
 				await page.waitForLoadState('load');
 				const url = new URL(page.url());
-				if (!url.pathname.endsWith('/plain.html'))
+				/* the plain numbers page, or one of its parts */
+				if (!/\/plain(-0x[0-9a-f]+)?\.html$/.test(url.pathname))
 					return `landed on ${url}`;
 				const row = await page.locator(`tr[id="${url.hash.slice(1)}"]`).textContent();
 				return row.includes('0x00008912') && row.includes(expect.plain) ? null :
@@ -337,6 +393,8 @@ async function run(page, dataLoads) {
 		});
 	if (expect.history)
 		await history(page, expect.history);
+	await cutPages(page);
+	await spelledWidth(page);
 
 	/* ------------------------------------------------------------ search */
 	await check(`Sphinx search for ${want} finds its page`, async () => {

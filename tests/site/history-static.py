@@ -146,7 +146,9 @@ def entries(site, model, hand):
             dd = re.search(r"<dt>Versions</dt><dd[^>]*>(.*?)</dd>", sec, re.S)
             if name and "<dl class=\"ioc-fields\">" in sec:
                 got.setdefault(text(name.group(1)), []).append(dd and text(dd.group(1)))
-    plain = read(site, "plain.html")
+    # the plain numbers page, or its parts (generator/site_parts.py)
+    plain = "".join(read(site, fn) for fn in sorted(os.listdir(site))
+                    if re.match(r"plain(-0x[0-9a-f]+)?\.html$", fn))
     for tr in re.findall(r"<tr id=\"[^\"]*\">(.*?)</tr>", plain, re.S):
         name = text(re.search(r"<a class=\"ioc-cmd\"[^>]*>(.*?)</a>", tr).group(1))
         cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
