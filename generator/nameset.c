@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A hashed set of names (nameset.h): open addressing, FNV-1a, kept at most half full. */
+/* A hashed set of names (nameset.h): open addressing, kept at most half full. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,13 +7,26 @@
 #include "nameset.h"
 #include "util.h"
 
+/* A hash of s[0..n), eight bytes a step: FNV a byte at a time was most
+ * of the cost of the check's lookups. */
+static uint64_t hash_of(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+	return h ^ h >> 29;
+}
+
 static size_t slot_of(const struct nameset *set, const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603u;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-	for (size_t i = (size_t)h & (set->cap - 1);; i = (i + 1) & (set->cap - 1))
+	for (size_t i = (size_t)hash_of(s, n) & (set->cap - 1);; i = (i + 1) & (set->cap - 1))
 		if (!set->slot[i].s || (set->slot[i].n == n && !memcmp(set->slot[i].s, s, n)))
 			return i;
 }
