@@ -47,6 +47,18 @@ bool node_uint(struct loader *L, const struct ynode *n, const char *key, uint64_
 
 	if (!want_kind(L, n, key, Y_SCALAR))
 		return false;
+	/* a plain decimal without a leading zero, as every size is: what the
+	 * checks below let through, read at once */
+	if (n->plain && n->len && n->len <= 9 && (n->str[0] != '0' || n->len == 1) &&
+	    strspn(n->str, "0123456789") == n->len) {
+		v = 0;
+		for (size_t i = 0; i < n->len; i++)
+			v = v * 10 + (uint64_t)(n->str[i] - '0');
+		if (v <= max) {
+			*out = v;
+			return true;
+		}
+	}
 	sk = scalar_kind(n);
 	if (sk != SK_INT) {
 		LOAD_ERR(L, n->mark, "type", "'%s' must be an integer, not %s ('%s')", key,
