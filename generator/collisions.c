@@ -31,8 +31,8 @@ static void add_collision(struct registry *reg, size_t *cap, const struct abi *a
 		if (!(group[i].variable || group[i].size == size))
 			continue;
 		/* the same name from two headers is one name here */
-		for (size_t x = 0; x < k; x++)
-			dup |= !strcmp(col->cmds[x]->name, group[i].cmd->name);
+		for (size_t x = 0; x < k && !dup; x++)
+			dup = col->cmds[x]->name_id == group[i].cmd->name_id;
 		if (!dup)
 			col->cmds[k++] = group[i].cmd;
 	}
@@ -89,14 +89,14 @@ static void add_collision(struct registry *reg, size_t *cap, const struct abi *a
  */
 static bool distinct_cmds(const struct number_entry *g, size_t n, uint32_t size)
 {
-	const char *first = NULL;
+	const struct command *first = NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!(g[i].variable || g[i].size == size))
 			continue;
 		if (!first)
-			first = g[i].cmd->name;
-		else if (strcmp(g[i].cmd->name, first))
+			first = g[i].cmd;
+		else if (g[i].cmd->name_id != first->name_id)
 			return true;
 	}
 	return false;
