@@ -432,6 +432,7 @@ static const struct tree_name *tree_owner(const struct tree_names *t, const char
 
 struct tree_bound {
 	struct registry *reg;
+	const struct nameset *constants;
 	const struct tree_names *t;
 	const struct command *c;
 };
@@ -444,7 +445,7 @@ static void tree_bound_name(void *ctx, const struct c_text *f, const char *name,
 	struct tree_bound *b = ctx;
 	char buf[256];
 
-	if (n >= sizeof(buf) || registry_constant(b->reg, name, n))
+	if (n >= sizeof(buf) || nameset_has(b->constants, name, n))
 		return;
 	memcpy(buf, name, n);
 	buf[n] = '\0';
@@ -477,6 +478,7 @@ void check_tree(struct registry *reg)
 	const char *tree = reg->tree;
 	char *guard;
 	struct tree_names t = { 0 };
+	struct nameset constants = { 0 };
 	glob_t arches;
 
 	tree_walk(&t, arena_printf(&reg->arena, "%s/include/uapi", tree));
@@ -488,13 +490,14 @@ void check_tree(struct registry *reg)
 	}
 	if (t.n)
 		qsort(t.v, t.n, sizeof(*t.v), tree_name_cmp);
+	registry_constants(reg, &constants);
 	for (size_t k = 0; k < reg->n_headers; k++) {
 		const struct header *h = &reg->headers[k];
 
 		/* only a new header's names are the registry's to choose: the
 		 * others are the tree's own, in the very file the tree has */
 		for (size_t i = 0; !h->is_new && i < h->n_commands; i++) {
-			struct tree_bound b = { reg, &t, &h->commands[i] };
+			struct tree_bound b = { reg, &constants, &t, &h->commands[i] };
 
 			for_each_c_constant(&h->commands[i], tree_bound_name, &b);
 		}
@@ -518,6 +521,7 @@ void check_tree(struct registry *reg)
 				check_tree_name(reg, &t, h, "member", ty->members[j].name, ty->members[j].mark, false);
 		}
 	}
+	nameset_release(&constants);
 	check_new_marks(reg, tree, tree_defines, &t);
 	for (size_t i = 0; i < t.n; i++) {
 		free(t.v[i].name);

@@ -31,8 +31,8 @@ static void add_collision(struct registry *reg, size_t *cap, const struct abi *a
 		if (!(group[i].variable || group[i].size == size))
 			continue;
 		/* the same name from two headers is one name here */
-		for (size_t x = 0; x < k; x++)
-			dup |= !strcmp(col->cmds[x]->name, group[i].cmd->name);
+		for (size_t x = 0; x < k && !dup; x++)
+			dup = col->cmds[x]->name_id == group[i].cmd->name_id;
 		if (!dup)
 			col->cmds[k++] = group[i].cmd;
 	}
@@ -89,14 +89,14 @@ static void add_collision(struct registry *reg, size_t *cap, const struct abi *a
  */
 static bool distinct_cmds(const struct number_entry *g, size_t n, uint32_t size)
 {
-	const char *first = NULL;
+	const struct command *first = NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!(g[i].variable || g[i].size == size))
 			continue;
 		if (!first)
-			first = g[i].cmd->name;
-		else if (strcmp(g[i].cmd->name, first))
+			first = g[i].cmd;
+		else if (g[i].cmd->name_id != first->name_id)
 			return true;
 	}
 	return false;
@@ -143,7 +143,17 @@ static void note_reuse(struct reuses *r, const struct abi *abi, uint32_t number,
 static void find_reuses(struct reuses *r, const struct abi *abi,
 			const struct number_table *t, const struct number_entry *g, size_t n)
 {
-	for (size_t x = 0; x < n; x++)
+	size_t latest = 0;	/* the latest first version of the number's commands */
+
+	/* most commands live in every version: one that ends after every
+	 * other begins pairs with none (and a number's entries are many in
+	 * a large registry) */
+	for (size_t y = 0; y < n; y++)
+		if (g[y].cmd->life.first > latest)
+			latest = g[y].cmd->life.first;
+	for (size_t x = 0; x < n; x++) {
+		if (g[x].cmd->life.end > latest)
+			continue;
 		for (size_t y = 0; y < n; y++) {
 			const struct command *gone = g[x].cmd, *now = g[y].cmd;
 
@@ -154,6 +164,7 @@ static void find_reuses(struct reuses *r, const struct abi *abi,
 			note_reuse(r, abi, g[y].key | (g[y].variable ? g[x].size : g[y].size) << t->size_shift,
 				   now, gone);
 		}
+	}
 }
 
 static void warn_reuses(struct registry *reg, struct reuses *r)

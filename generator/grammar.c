@@ -22,20 +22,32 @@ const char *const grammar_names[G_GRAMMARS] = {
 	[G_DOC] = "doc text",
 };
 
+/* Sorted as strcmp() sorts them: every C type name asks, word by word. */
 static const char *const keywords[] = {
-	"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-	"enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-	"restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
-	"typedef", "union", "unsigned", "void", "volatile", "while", "_Alignas", "_Alignof",
-	"_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
-	"_Static_assert", "_Thread_local",
+	"_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary",
+	"_Noreturn", "_Static_assert", "_Thread_local", "auto", "break", "case", "char",
+	"const", "continue", "default", "do", "double", "else", "enum", "extern", "float",
+	"for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+	"short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+	"unsigned", "void", "volatile", "while",
 };
 
 bool is_keyword(const char *s, size_t n)
 {
-	for (size_t i = 0; i < sizeof(keywords) / sizeof(*keywords); i++)
-		if (keywords[i][0] == s[0] && strlen(keywords[i]) == n && !memcmp(keywords[i], s, n))
+	size_t lo = 0, hi = sizeof(keywords) / sizeof(*keywords);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		/* a keyword longer than n bytes that starts with them is greater */
+		int c = strncmp(keywords[mid], s, n);
+
+		if (c == 0 && keywords[mid][n] == '\0')
 			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return false;
 }
 
@@ -66,9 +78,11 @@ static size_t hidden_char(const unsigned char *s, bool newline_ok)
 static const char *text_problem(const char *s, bool newline_ok, size_t *at, char *buf, size_t size)
 {
 	for (const char *p = s; *p; p++) {
-		size_t n = hidden_char((const unsigned char *)p, newline_ok);
+		size_t n;
 
-		if (!n)
+		if ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f)
+			continue;	/* printable ASCII, most of every text */
+		if (!(n = hidden_char((const unsigned char *)p, newline_ok)))
 			continue;
 		*at = (size_t)(p - s);
 		if (*p == '\n')

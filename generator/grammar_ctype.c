@@ -75,7 +75,7 @@ static bool take(struct cparse *c, char ch)
 
 static bool word_is(const char *p, size_t n, const char *w)
 {
-	return strlen(w) == n && !memcmp(p, w, n);
+	return p[0] == w[0] && !strncmp(p, w, n) && w[n] == '\0';
 }
 
 /* A constant's value where the text alone gives it: literals and the

@@ -67,6 +67,19 @@ static void write_numbers_of(struct json *j, const struct registry *reg, const s
 	close_(j, '}');
 }
 
+/* A constant, or an enum's value (without the text of its value). */
+static void write_named_value(struct json *j, const struct cconstant *k, bool with_text)
+{
+	open_(j, NULL, '{');
+	kstr(j, "name", k->name);
+	kuint(j, "value", k->value);
+	if (with_text)
+		kstr(j, "value-text", k->value_text);
+	kstr(j, "doc", k->doc);
+	ksource(j, k->mark);
+	close_(j, '}');
+}
+
 /* new, constants and types: what the registry renders of a header (issue 12) */
 static void write_header_types(struct json *j, const struct header *hd)
 {
@@ -74,17 +87,8 @@ static void write_header_types(struct json *j, const struct header *hd)
 
 	kbool(j, "new", hd->is_new);
 	open_(j, "constants", '[');
-	for (size_t i = 0; i < hd->n_constants; i++) {
-		const struct cconstant *k = &hd->constants[i];
-
-		open_(j, NULL, '{');
-		kstr(j, "name", k->name);
-		kuint(j, "value", k->value);
-		kstr(j, "value-text", k->value_text);
-		kstr(j, "doc", k->doc);
-		ksource(j, k->mark);
-		close_(j, '}');
-	}
+	for (size_t i = 0; i < hd->n_constants; i++)
+		write_named_value(j, &hd->constants[i], true);
 	close_(j, ']');
 	open_(j, "types", '[');
 	for (size_t i = 0; i < hd->n_types; i++) {
@@ -113,14 +117,8 @@ static void write_header_types(struct json *j, const struct header *hd)
 		}
 		close_(j, ']');
 		open_(j, "values", '[');
-		for (size_t v = 0; v < t->n_values; v++) {
-			open_(j, NULL, '{');
-			kstr(j, "name", t->values[v].name);
-			kuint(j, "value", t->values[v].value);
-			kstr(j, "doc", t->values[v].doc);
-			ksource(j, t->values[v].mark);
-			close_(j, '}');
-		}
+		for (size_t v = 0; v < t->n_values; v++)
+			write_named_value(j, &t->values[v], false);
 		close_(j, ']');
 		close_(j, '}');
 	}

@@ -70,6 +70,11 @@ const struct command **commands_by_name(const struct registry *reg, size_t *n)
 	}
 	if (*n)
 		qsort(v, *n, sizeof(*v), cmd_name_cmp);
+	/* the commands are the registry's, not const; only this order says
+	 * which share a name */
+	for (size_t i = 0; i < *n; i++)
+		((struct command *)v[i])->name_id =
+			i && !strcmp(v[i - 1]->name, v[i]->name) ? v[i - 1]->name_id : i;
 	return v;
 }
 

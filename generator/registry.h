@@ -228,6 +228,9 @@ struct variant {
 
 struct command {
 	const char *name, *doc;
+	/* the same number for every command of one name (commands_by_name()
+	 * gives them): the shared numbers compare names by it */
+	size_t name_id;
 	enum ioc_dir dir;
 	unsigned int magic;
 	const char *magic_text;
@@ -500,7 +503,8 @@ void registry_release(struct registry *reg);
 size_t registry_command_count(const struct registry *reg);
 /* The order of two commands in the spec: headers by path, then entries. */
 int command_spec_order(const struct command *a, const struct command *b);
-/* Every command, sorted by name (then spec order): free() it. */
+/* Every command, sorted by name (then spec order): free() it.  Numbers
+ * each command's name_id on the way. */
 const struct command **commands_by_name(const struct registry *reg, size_t *n);
 /* Added by the registry's series: marked new, or in a new header (command.c). */
 bool command_is_new(const struct command *c);

@@ -6,6 +6,7 @@
 #ifndef IOCTLGEN_RULES_H
 #define IOCTLGEN_RULES_H
 
+#include "nameset.h"
 #include "registry.h"
 
 /* check_lifetimes.c: the known versions, each entry's since and removed as
@@ -33,8 +34,8 @@ void check_type_layouts(struct registry *reg);
 /* check_bounds.c: the names C texts use as constants (array bounds, sizes)
  * are constants (sized: the measured sizes are there to ask) */
 void check_bounds(struct registry *reg, bool sized);
-/* A constant or enum value of any header spec called name[0..n). */
-bool registry_constant(const struct registry *reg, const char *name, size_t n);
+/* Add to set the names of every header spec's constants and enum values. */
+void registry_constants(const struct registry *reg, struct nameset *set);
 /* check_namespace.c: one C namespace: no name another header, <asm/ioctl.h>,
  * an include guard or an empty macro owns */
 void check_namespace(struct registry *reg);

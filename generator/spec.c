@@ -26,6 +26,7 @@ static void load_one(struct loader *L, const char *rel, const char *data, size_t
 	 * only their text, and the next file reuses the memory. */
 	struct arena tree = { 0 };
 	struct ynode *root;
+	const struct spec_kind *kind = spec_kind_of(rel);
 
 	if (len < sizeof(spdx) - 1 || memcmp(data, spdx, sizeof(spdx) - 1))
 		LOAD_ERR(L, ((struct mark){ file, 1, 1 }), "spdx",
@@ -37,25 +38,17 @@ static void load_one(struct loader *L, const char *rel, const char *data, size_t
 		LOAD_ERR(L, root->mark, "type", "a spec file is a YAML mapping");
 		goto out;
 	}
-	spec_check_grammar(L, rel, root);
-	if (!strcmp(rel, "layouts.yaml"))
-		load_layouts(L, root);
-	else if (!strcmp(rel, "abis.yaml"))
-		load_abis(L, root);
-	else if (!strcmp(rel, "magic.yaml"))
-		load_magic(L, root);
-	else if (!strcmp(rel, "versions.yaml"))
-		load_versions(L, root);
-	else if (!strncmp(rel, "headers/", 8))
-		load_header(L, root, rel, file);
-	else if (!strncmp(rel, "sizes/", 6) &&
-		 (!strchr(rel + 6, '/') || (strchr(rel + 6, '/') == strrchr(rel + 6, '/') &&
-					    rel[6] != '/')))
-		load_sizes(L, root, rel, file);
+	if (kind)
+		spec_check_grammar(L, kind->top, root);
+	L->rel = rel;
+	L->file = file;
+	if (kind && (!kind->path_ok || kind->path_ok(rel)))
+		kind->load(L, root);
 	else
 		LOAD_ERR(L, ((struct mark){ file, 1, 1 }), "reference",
 		    "unknown spec file: expected layouts.yaml, abis.yaml, magic.yaml, versions.yaml, headers/**/*.yaml, sizes/<abi>.yaml or sizes/<version>/<abi>.yaml");
 	L->about = (struct about){ NULL, NULL };
+	L->rel = L->file = NULL;
 out:
 	arena_release(&tree);
 }
@@ -160,7 +153,8 @@ static void loader_finish(struct loader *L)
 				    "missing-key", "the registry has no %s entries (is %s a spec directory?)",
 				    required[i], reg->spec_dir);
 	link_sizes(L);
-	free(L->seen);
+	for (size_t g = 0; g < G_GRAMMARS; g++)
+		nameset_release(&L->seen[g]);
 }
 
 void registry_load_buffers(struct registry *reg, const char *dir, size_t n,

@@ -10,12 +10,9 @@
 
 void load_legacy(struct loader *L, struct command *c, const struct ynode *m)
 {
-	static const struct keyspec ks[] = {
-		{ "written", true }, { "passes", true }, { "spell-as", true }, { "doc", true },
-		{ "abi-break", false }, { 0 } };
 	struct legacy *lg;
 
-	if (!check_keys(L, m, "a legacy entry", ks))
+	if (!check_keys(L, m, "a legacy entry", legacy_fields, FORM_ANY))
 		return;
 	lg = arena_alloc(L->a, sizeof(*lg));
 	lg->mark = m->mark;
@@ -83,10 +80,6 @@ void get_new_and_reason(struct loader *L, struct command *c, const struct ynode 
  * name it is there.  Which ABIs exist is checked with the registry (check_abis.c). */
 void load_variants(struct loader *L, struct command *c, const struct ynode *m)
 {
-	static const struct keyspec ks_nr[] = {
-		{ "abis", true }, { "nr", true }, { "doc", true }, { 0 } };
-	static const struct keyspec ks_name[] = {
-		{ "abis", true }, { "alias-of", true }, { "doc", true }, { 0 } };
 	const struct ynode *list = ymap_get(m, "variants");
 
 	if (!list || !want_kind(L, list, "variants", Y_SEQ))
@@ -102,7 +95,7 @@ void load_variants(struct loader *L, struct command *c, const struct ynode *m)
 		uint64_t nr = 0;
 
 		if (!check_keys(L, vm, c->by_name ? "a variant of a command spelled as another's name" :
-				"a variant", c->by_name ? ks_name : ks_nr))
+				"a variant", variant_fields, c->by_name ? FORM_PLAIN : FORM_IOC))
 			continue;
 		memset(v, 0, sizeof(*v));
 		v->mark = vm->mark;

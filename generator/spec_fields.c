@@ -47,6 +47,18 @@ bool node_uint(struct loader *L, const struct ynode *n, const char *key, uint64_
 
 	if (!want_kind(L, n, key, Y_SCALAR))
 		return false;
+	/* a plain decimal without a leading zero, as every size is: what the
+	 * checks below let through, read at once */
+	if (n->plain && n->len && n->len <= 9 && (n->str[0] != '0' || n->len == 1) &&
+	    strspn(n->str, "0123456789") == n->len) {
+		v = 0;
+		for (size_t i = 0; i < n->len; i++)
+			v = v * 10 + (uint64_t)(n->str[i] - '0');
+		if (v <= max) {
+			*out = v;
+			return true;
+		}
+	}
 	sk = scalar_kind(n);
 	if (sk != SK_INT) {
 		LOAD_ERR(L, n->mark, "type", "'%s' must be an integer, not %s ('%s')", key,
@@ -134,7 +146,7 @@ const char **get_strlist(struct loader *L, const struct ynode *map, const char *
  * ever reads a required key that is not there (each is reported here).
  */
 bool check_keys(struct loader *L, const struct ynode *map, const char *what,
-		       const struct keyspec *ks)
+		const struct field *table, unsigned int form)
 {
 	bool complete = true;
 	/* the keys a misspelling was taken for: their absence is that one error */
@@ -147,18 +159,15 @@ bool check_keys(struct loader *L, const struct ynode *map, const char *what,
 	}
 	for (size_t i = 0; i < ymap_len(map); i++) {
 		const struct ynode *k = ymap_key(map, i);
-		const struct keyspec *s;
+		const struct field *s = field_named(table, k->str);
 		struct strbuf known = { 0 };
 		struct suggest sg;
 
-		for (s = ks; s->key; s++)
-			if (!strcmp(s->key, k->str))
-				break;
-		if (s->key)
+		if (s && field_in_form(s, form))
 			continue;
 		suggest_init(&sg, k->str);
-		for (s = ks; s->key; s++)
-			if (!ymap_get(map, s->key))
+		for (s = table; s->key; s++)
+			if (field_in_form(s, form) && !ymap_get(map, s->key))
 				suggest_try(&sg, s->key);
 		if (sg.best) {
 			LOAD_ERR(L, k->mark, "unknown-key", "unknown key '%s' in %s: did you mean '%s'?",
@@ -167,14 +176,15 @@ bool check_keys(struct loader *L, const struct ynode *map, const char *what,
 				meant[n_meant++] = sg.best;
 			continue;
 		}
-		for (s = ks; s->key; s++)
-			sb_printf(&known, "%s%s", s == ks ? "" : ", ", s->key);
+		for (s = table; s->key; s++)
+			if (field_in_form(s, form))
+				sb_printf(&known, "%s%s", known.len ? ", " : "", s->key);
 		LOAD_ERR(L, k->mark, "unknown-key", "unknown key '%s' in %s (known: %s)", k->str, what,
 		    known.buf);
 		sb_release(&known);
 	}
-	for (const struct keyspec *s = ks; s->key; s++)
-		if (s->required && !ymap_get(map, s->key)) {
+	for (const struct field *s = table; s->key; s++)
+		if (s->required && field_in_form(s, form) && !ymap_get(map, s->key)) {
 			bool taken = false;
 
 			for (size_t m = 0; m < n_meant; m++)

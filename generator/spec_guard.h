@@ -18,9 +18,9 @@ struct pathlist {
 /* Every *.yaml below root, relative to it, unsorted; problems reported. */
 void spec_walk(struct loader *L, const char *root, struct pathlist *out);
 
-/* Check every text field of one parsed spec file (rel: its path in the
- * spec directory) against its grammar; report each that does not follow it. */
-void spec_check_grammar(struct loader *L, const char *rel, const struct ynode *root);
+/* Check every text field of one parsed spec file (top: its kind's table)
+ * against its grammar; report each that does not follow it. */
+void spec_check_grammar(struct loader *L, const struct field *top, const struct ynode *root);
 /* Every field of every kind of spec file and its grammar ("loader" for the
  * fields the loaders check), for the test that the JSON Schemas agree. */
 void spec_fields_each(void (*fn)(void *ctx, const char *file, const char *path,

@@ -14,12 +14,6 @@
  */
 static void load_plain(struct loader *L, struct header *h, const struct ynode *m)
 {
-	static const char *const io_keys[] = {
-		"dir", "magic", "nr", "type", "params", "nr-param", "nr-count", "size-param",
-		"size-unit", "unused-params", "size", "macro", "legacy", "reserved", NULL };
-	static const char *const keys[] = {
-		"name", "number", "alias-of", "variants", "passes", "since", "removed", "abi-change",
-		"evidence", "accept", "accept-reason", "new", "doc", NULL };
 	const char *known =
 		"name, number or alias-of, variants (with alias-of), passes, since, removed, abi-change, evidence, accept, accept-reason, new, doc";
 	struct command *c = &h->commands[h->n_commands];
@@ -29,34 +23,27 @@ static void load_plain(struct loader *L, struct header *h, const struct ynode *m
 
 	for (size_t i = 0; i < ymap_len(m); i++) {
 		const struct ynode *k = ymap_key(m, i);
-		size_t x;
+		const struct field *f = field_named(command_fields, k->str);
 
-		for (x = 0; io_keys[x] && strcmp(io_keys[x], k->str); x++)
-			;
-		if (io_keys[x]) {
+		if (f && f->io_macro) {
 			LOAD_ERR(L, k->mark, "unknown-key",
 			    "'%s' cannot stand beside '%s': a command spelled as a plain number or as another's name is not built with the _IO* macros (known: %s)",
 			    k->str, ymap_get(m, "number") ? "number" : "alias-of", known);
 			ok = false;
 			continue;
 		}
-		for (x = 0; keys[x] && strcmp(keys[x], k->str); x++)
-			;
-		if (!keys[x]) {
+		if (!f || !field_in_form(f, FORM_PLAIN)) {
 			LOAD_ERR(L, k->mark, "unknown-key",
 			    "unknown key '%s' in a command spelled as a plain number or as another's name (known: %s)",
 			    k->str, known);
 			ok = false;
 		}
 	}
-	for (size_t x = 0; x < 2; x++) {
-		static const char *const required[] = { "name", "doc" };
-
-		if (!ymap_get(m, required[x])) {
-			LOAD_ERR(L, m->mark, "missing-key", "a command has no '%s'", required[x]);
+	for (const struct field *f = command_fields; f->key; f++)
+		if (f->required && field_in_form(f, FORM_PLAIN) && !ymap_get(m, f->key)) {
+			LOAD_ERR(L, m->mark, "missing-key", "a command has no '%s'", f->key);
 			ok = false;
 		}
-	}
 	memset(c, 0, sizeof(*c));
 	c->mark = m->mark;
 	c->header = h;
@@ -128,14 +115,6 @@ static bool is_unused_param(const struct command *c, const char *p)
 
 static void load_command(struct loader *L, struct header *h, const struct ynode *m)
 {
-	static const struct keyspec ks[] = {
-		{ "name", true }, { "dir", true }, { "magic", true }, { "nr", true }, { "doc", true },
-		{ "type", false }, { "params", false }, { "nr-param", false }, { "nr-count", false },
-		{ "size-param", false }, { "size-unit", false }, { "unused-params", false },
-		{ "size", false }, { "macro", false }, { "legacy", false }, { "reserved", false },
-		{ "accept", false }, { "alias-of", false }, { "variants", false }, { "since", false },
-		{ "removed", false }, { "abi-change", false }, { "accept-reason", false },
-		{ "new", false }, { "evidence", false }, { "kind", false }, { 0 } };
 	struct command *c = &h->commands[h->n_commands];
 	const char *dir, *macro, *kind;
 	struct mark dir_mark, mm, pm;
@@ -149,7 +128,7 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
 		load_plain(L, h, m);
 		return;
 	}
-	if (!check_keys(L, m, "a command", ks))
+	if (!check_keys(L, m, "a command", command_fields, FORM_IOC))
 		return;
 	memset(c, 0, sizeof(*c));
 	c->mark = m->mark;
@@ -334,8 +313,6 @@ static void load_command(struct loader *L, struct header *h, const struct ynode 
  * probes, so the type must be one a typedef can name as written. */
 static void load_typedefs(struct loader *L, struct header *h, const struct ynode *root)
 {
-	static const struct keyspec ks[] = {
-		{ "name", true }, { "type", true }, { "doc", true }, { 0 } };
 	const struct ynode *list = ymap_get(root, "typedefs");
 
 	if (!list || !want_kind(L, list, "typedefs", Y_SEQ))
@@ -346,7 +323,7 @@ static void load_typedefs(struct loader *L, struct header *h, const struct ynode
 		struct ctypedef *t = &h->typedefs[h->n_typedefs];
 		struct mark tm;
 
-		if (!check_keys(L, m, "a typedef", ks))
+		if (!check_keys(L, m, "a typedef", typedef_fields, FORM_ANY))
 			continue;
 		t->mark = m->mark;
 		t->name = get_str(L, m, "name", NULL);
@@ -422,14 +399,9 @@ static void load_stub_includes(struct loader *L, struct header *h, const struct 
 	}
 }
 
-void load_header(struct loader *L, const struct ynode *root, const char *rel,
-			const char *file)
+void load_header(struct loader *L, const struct ynode *root)
 {
-	static const struct keyspec top[] = {
-		{ "header", true }, { "doc", true }, { "arch", false }, { "includes", false },
-		{ "header-test", false }, { "patch-prefix", false }, { "typedefs", false },
-		{ "stub-includes", false }, { "defines", false }, { "new", false },
-		{ "kernel-internal", false }, { "constants", false }, { "types", false }, { "commands", true }, { 0 } };
+	const char *rel = L->rel;
 	struct registry *reg = L->reg;
 	struct header *h;
 	const struct ynode *list;
@@ -437,12 +409,12 @@ void load_header(struct loader *L, const struct ynode *root, const char *rel,
 	char *expect;
 
 	L->about = (struct about){ NULL, scalar_text(ymap_get(root, "header")) };
-	if (!check_keys(L, root, "a header spec", top))
+	if (!check_keys(L, root, "a header spec", header_top, FORM_ANY))
 		return;
 	h = arena_slot(L->a, &reg->headers, &L->cap_headers, reg->n_headers,
 		       sizeof(*reg->headers));
 	h->mark = root->mark;
-	h->spec = file;
+	h->spec = L->file;
 	h->path = get_str(L, root, "header", &hm);
 	h->path_mark = hm;	/* check_paths.c: where it is installed */
 	h->doc = get_str(L, root, "doc", NULL);

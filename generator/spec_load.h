@@ -6,8 +6,11 @@
 #ifndef IOCTLGEN_SPEC_LOAD_H
 #define IOCTLGEN_SPEC_LOAD_H
 
+#include "grammar.h"
+#include "nameset.h"
 #include "parse.h"
 #include "registry.h"
+#include "spec_table.h"
 #include "yamltree.h"
 
 struct loader {
@@ -15,6 +18,7 @@ struct loader {
 	struct arena *a;
 	struct diags *d;
 	struct about about;	/* the header and command being loaded, for findings */
+	const char *rel, *file;	/* the file being loaded: its path in the spec directory, and whole */
 	/* growable arrays while loading */
 	size_t cap_layouts, cap_abis, cap_rows, cap_headers, cap_versions;
 	struct sizes_file {
@@ -32,11 +36,7 @@ struct loader {
 	size_t n_sizes, cap_sizes;
 	/* Texts that followed their grammar, by grammar: the same sizes keys
 	 * come back in every ABI's file (spec_grammar.c). */
-	struct grammar_seen {
-		const char *s;	/* NULL: a free slot */
-		unsigned int g;
-	} *seen;
-	size_t n_seen, cap_seen;
+	struct nameset seen[G_GRAMMARS];
 };
 
 /* ------------------------------------------------------------ scalars (spec_scalar.c) */
@@ -52,11 +52,6 @@ const char *scalar_text(const struct ynode *n);
 
 /* ------------------------------------------------------------ typed access (spec_fields.c) */
 
-struct keyspec {
-	const char *key;
-	bool required;
-};
-
 bool want_kind(struct loader *L, const struct ynode *n, const char *key, enum ykind k);
 const char *get_str(struct loader *L, const struct ynode *map, const char *key, struct mark *where);
 /* An unsigned integer no larger than max. */
@@ -68,10 +63,11 @@ bool get_bool(struct loader *L, const struct ynode *map, const char *key, bool *
 /* A list of strings; an absent key is an empty list. */
 const char **get_strlist(struct loader *L, const struct ynode *map, const char *key,
 			 size_t *count, const struct ynode **node);
-/* Unknown and missing keys of one mapping.  False when it is no mapping or
- * lacks a required key (reported): skip the entry then. */
+/* Unknown and missing keys of one mapping, what its table (spec_table.c)
+ * gives for form (FORM_ANY, or a command entry's form).  False when it is
+ * no mapping or lacks a required key (reported): skip the entry then. */
 bool check_keys(struct loader *L, const struct ynode *map, const char *what,
-		const struct keyspec *ks);
+		const struct field *table, unsigned int form);
 unsigned int get_accept(struct loader *L, const struct ynode *map, unsigned int allowed);
 /* The list under key in a file's top mapping; NULL (reported) if absent or not a list. */
 const struct ynode *get_list(struct loader *L, const struct ynode *root, const char *key);
@@ -89,7 +85,7 @@ void load_versions(struct loader *L, const struct ynode *root);
 void load_layouts(struct loader *L, const struct ynode *root);
 void load_abis(struct loader *L, const struct ynode *root);
 void load_magic(struct loader *L, const struct ynode *root);
-void load_sizes(struct loader *L, const struct ynode *root, const char *rel, const char *file);
+void load_sizes(struct loader *L, const struct ynode *root);
 /* spec_types.c: new, constants and types of a header spec */
 void load_header_types(struct loader *L, struct header *h, const struct ynode *root);
 /* spec_command.c: the parts of a command entry with loaders of their own;
@@ -103,6 +99,6 @@ bool load_evidence(struct loader *L, struct command *c, const struct ynode *m);
 bool load_size_unit(struct loader *L, struct command *c, const struct ynode *m, bool have_dir);
 bool load_size(struct loader *L, struct command *c, const struct ynode *m);
 /* spec_header.c */
-void load_header(struct loader *L, const struct ynode *root, const char *rel, const char *file);
+void load_header(struct loader *L, const struct ynode *root);
 
 #endif

@@ -8,10 +8,10 @@
 /* The list of a table file (layouts.yaml, abis.yaml, magic.yaml), its
  * keys and doc checked; NULL when there is none to read. */
 static const struct ynode *table_list(struct loader *L, const struct ynode *root,
-				      const char *file, const struct keyspec *top,
+				      const char *file, const struct field *top,
 				      const char *key)
 {
-	if (!check_keys(L, root, file, top))
+	if (!check_keys(L, root, file, top, FORM_ANY))
 		return NULL;
 	get_str(L, root, "doc", NULL);
 	return get_list(L, root, key);
@@ -93,19 +93,17 @@ bool get_lifetime(struct loader *L, const struct ynode *map, struct lifetime *li
 /* versions.yaml: the kernel versions the registry knows, oldest first. */
 void load_versions(struct loader *L, const struct ynode *root)
 {
-	static const struct keyspec top[] = { { "doc", true }, { "versions", true }, { 0 } };
-	static const struct keyspec ks[] = { { "name", true }, { "doc", true }, { 0 } };
 	struct registry *reg = L->reg;
 	const struct ynode *list;
 
-	list = table_list(L, root, "versions.yaml", top, "versions");
+	list = table_list(L, root, "versions.yaml", versions_top, "versions");
 	for (size_t i = 0; list && i < list->n; i++) {
 		const struct ynode *m = list->kids[i];
 		struct kversion *v;
 		struct mark nm;
 		const char *name;
 
-		if (!check_keys(L, m, "a version", ks))
+		if (!check_keys(L, m, "a version", version_fields, FORM_ANY))
 			continue;
 		name = get_version(L, m, "name", &nm);
 		if (!name || !get_str(L, m, "doc", NULL))
@@ -127,22 +125,16 @@ void load_versions(struct loader *L, const struct ynode *root)
 
 void load_layouts(struct loader *L, const struct ynode *root)
 {
-	static const struct keyspec top[] = { { "doc", false }, { "layouts", true }, { 0 } };
-	static const struct keyspec ks[] = {
-		{ "name", true }, { "doc", true }, { "nr-bits", true }, { "type-bits", true },
-		{ "size-bits", true }, { "dir-bits", true }, { "none", true }, { "read", true },
-		{ "write", true }, { "arches", true }, { "headers", true },
-		{ "self-contained", false }, { "xsize-bits", false }, { 0 } };
 	struct registry *reg = L->reg;
 	const struct ynode *list;
 
-	list = table_list(L, root, "layouts.yaml", top, "layouts");
+	list = table_list(L, root, "layouts.yaml", layouts_top, "layouts");
 	for (size_t i = 0; list && i < list->n; i++) {
 		const struct ynode *m = list->kids[i];
 		struct layout *l;
 		bool ok = true;
 
-		if (!check_keys(L, m, "a layout", ks))
+		if (!check_keys(L, m, "a layout", layout_fields, FORM_ANY))
 			continue;
 		l = arena_slot(L->a, &reg->layouts, &L->cap_layouts, reg->n_layouts,
 			       sizeof(*reg->layouts));
@@ -192,19 +184,15 @@ void load_layouts(struct loader *L, const struct ynode *root)
 
 void load_abis(struct loader *L, const struct ynode *root)
 {
-	static const struct keyspec top[] = { { "doc", false }, { "abis", true }, { 0 } };
-	static const struct keyspec ks[] = {
-		{ "name", true }, { "doc", true }, { "layout", true }, { "arch", true },
-		{ "cc", true }, { "cflags", true }, { "variant-of", false }, { 0 } };
 	struct registry *reg = L->reg;
 	const struct ynode *list;
 
-	list = table_list(L, root, "abis.yaml", top, "abis");
+	list = table_list(L, root, "abis.yaml", abis_top, "abis");
 	for (size_t i = 0; list && i < list->n; i++) {
 		const struct ynode *m = list->kids[i];
 		struct abi *abi;
 
-		if (!check_keys(L, m, "an ABI", ks))
+		if (!check_keys(L, m, "an ABI", abi_fields, FORM_ANY))
 			continue;
 		abi = arena_slot(L->a, &reg->abis, &L->cap_abis, reg->n_abis, sizeof(*reg->abis));
 		abi->mark = m->mark;
@@ -315,23 +303,17 @@ static const char **get_cell(struct loader *L, const struct ynode *m, const char
 
 void load_magic(struct loader *L, const struct ynode *root)
 {
-	static const struct keyspec top[] = { { "doc", true }, { "magic-codes", true }, { 0 } };
-	static const struct keyspec ks[] = {
-		{ "code", true }, { "seq", true }, { "headers", true }, { "doc", true },
-		{ "contact", false }, { "accept", false }, { "include-cell", false },
-		{ "seq-cell", false }, { "since", false }, { "removed", false },
-		{ "doc-since", false }, { 0 } };
 	struct registry *reg = L->reg;
 	const struct ynode *list;
 
-	list = table_list(L, root, "magic.yaml", top, "magic-codes");
+	list = table_list(L, root, "magic.yaml", magic_top, "magic-codes");
 	for (size_t i = 0; list && i < list->n; i++) {
 		const struct ynode *m = list->kids[i];
 		struct magic_row *r;
 		struct mark seq_mark, code_mark;
 		bool ok = true;
 
-		if (!check_keys(L, m, "a magic-code row", ks))
+		if (!check_keys(L, m, "a magic-code row", magic_fields, FORM_ANY))
 			continue;
 		r = arena_slot(L->a, &reg->rows, &L->cap_rows, reg->n_rows, sizeof(*reg->rows));
 		r->mark = m->mark;
@@ -368,18 +350,16 @@ static int size_cmp(const void *pa, const void *pb)
 	return strcmp(((const struct size_entry *)pa)->type, ((const struct size_entry *)pb)->type);
 }
 
-void load_sizes(struct loader *L, const struct ynode *root, const char *rel, const char *file)
+void load_sizes(struct loader *L, const struct ynode *root)
 {
-	static const struct keyspec top[] = {
-		{ "abi", true }, { "doc", true }, { "sizes", true }, { "absent", false },
-		{ "kernel-context", false }, { 0 } };
+	const char *rel = L->rel;
 	struct sizes_file *sf;
 	const struct ynode *map;
 	struct mark am;
 	const char *abi, *slash, *version;
 	char *expect;
 
-	if (!check_keys(L, root, "a sizes file", top))
+	if (!check_keys(L, root, "a sizes file", sizes_top, FORM_ANY))
 		return;
 	abi = get_str(L, root, "abi", &am);
 	get_str(L, root, "doc", NULL);
@@ -400,7 +380,7 @@ void load_sizes(struct loader *L, const struct ynode *root, const char *rel, con
 	sf = &L->sizes[L->n_sizes++];
 	sf->abi_name = abi;
 	sf->version = version;
-	sf->file = file;
+	sf->file = L->file;
 	sf->mark = am;
 	sf->sizes = arena_alloc(L->a, (ymap_len(map) + 1) * sizeof(*sf->sizes));
 	sf->n = 0;

@@ -56,8 +56,6 @@ static struct cconstant *load_named_values(struct loader *L, const struct ynode 
 					   const char *what, const char *noun, uint64_t max,
 					   struct names *macros, size_t *count)
 {
-	static const struct keyspec ks[] = {
-		{ "name", true }, { "value", true }, { "doc", true }, { 0 } };
 	struct cconstant *out = arena_alloc(L->a, (list->n + 1) * sizeof(*out));
 
 	*count = 0;
@@ -66,7 +64,7 @@ static struct cconstant *load_named_values(struct loader *L, const struct ynode 
 		struct cconstant *k = &out[*count];
 		uint64_t value;
 
-		if (!check_keys(L, m, what, ks))
+		if (!check_keys(L, m, what, named_value_fields, FORM_ANY))
 			continue;
 		k->mark = m->mark;
 		k->name = get_str(L, m, "name", NULL);
@@ -131,9 +129,6 @@ static bool load_len(struct loader *L, const struct header *h, struct cmember *m
 static void load_members(struct loader *L, const struct header *h, struct ctype_def *t,
 			 const struct ynode *list)
 {
-	static const struct keyspec ks[] = {
-		{ "name", true }, { "type", true }, { "len", false }, { "pad", false },
-		{ "doc", false }, { 0 } };
 	const char **names = arena_alloc(L->a, (list->n + 1) * sizeof(*names));
 	struct mark *marks = arena_alloc(L->a, (list->n + 1) * sizeof(*marks));
 	struct names seen = { names, marks, 0 };
@@ -144,7 +139,7 @@ static void load_members(struct loader *L, const struct header *h, struct ctype_
 		struct cmember *mb = &t->members[t->n_members];
 		bool ok = true;
 
-		if (!check_keys(L, m, "a member", ks))
+		if (!check_keys(L, m, "a member", member_fields, FORM_ANY))
 			continue;
 		memset(mb, 0, sizeof(*mb));
 		mb->mark = m->mark;
@@ -182,10 +177,6 @@ static bool parse_kind(const char *s, enum ctype_kind *out)
 static void load_types(struct loader *L, struct header *h, const struct ynode *root,
 		       struct names *macros)
 {
-	static const struct keyspec ks[] = {
-		{ "name", true }, { "kind", true }, { "doc", true }, { "kernel-internal", false },
-		{ "members", false }, { "values", false }, { "accept", false },
-		{ "accept-reason", false }, { 0 } };
 	const struct ynode *list = ymap_get(root, "types");
 	const char **tags;
 	struct mark *marks;
@@ -203,7 +194,7 @@ static void load_types(struct loader *L, struct header *h, const struct ynode *r
 		const char *kind;
 		struct mark km;
 
-		if (!check_keys(L, m, "a type", ks))
+		if (!check_keys(L, m, "a type", type_fields, FORM_ANY))
 			continue;
 		memset(t, 0, sizeof(*t));
 		t->mark = m->mark;

@@ -146,7 +146,10 @@ static void walk_entry(struct walk *w, const char *rel, const char *name)
 		return;		/* gone since readdir(): nothing to load */
 	if (S_ISLNK(lst.st_mode) && !inside(w, full))
 		return;
-	if (stat(full, &st)) {
+	/* what is no link is what lstat() saw: one system call per entry */
+	if (!S_ISLNK(lst.st_mode))
+		st = lst;
+	else if (stat(full, &st)) {
 		/* a dangling link or a link loop: never drop a spec file silently */
 		if (yaml)
 			TREE_ERR(w, "syntax", full, "cannot read: %s", strerror(errno));

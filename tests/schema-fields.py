@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The JSON Schemas of spec/schema name exactly the fields ioctlgen knows.
 
-ioctlgen's table of spec fields (generator/spec_grammar.c, printed by
+ioctlgen's table of spec fields (generator/spec_table.c, printed by
 build/test-fields) says which fields each kind of spec file has and which
 grammar each follows; the schemas (spec/schema/*.schema.json) are the
 second description, for editors and tests/schema-check.py.  This test walks

@@ -195,28 +195,17 @@ static int annotate_stream(struct annotator *a)
 
 int cmd_annotate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "abi", required_argument, NULL, 'a' },
-		{ "table", required_argument, NULL, 't' },
-		COMMON_OPTIONS,
-		{ 0 } };
 	const char *abi_name = "x86_64", *spec = NULL, *table = NULL;
+	const struct cli_opt opts[] = {
+		CLI_VALUE("abi", 'a', &abi_name),
+		CLI_VALUE("table", 't', &table),
+		CLI_END };
 	struct annotator a = { 0 };
 	struct cli_table t;
-	int c, abi, rc;
+	int abi, rc;
 
-	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		if (c == 'a')
-			abi_name = optarg;
-		else if (c == 't')
-			table = optarg;
-		else if (c == OPT_SPEC)
-			spec = optarg;
-		else if (c == OPT_HELP)
-			return usage_help("annotate");
-		else
-			return option_error("annotate", c, argc, argv);
-	}
+	if (cli_options("annotate", argc, argv, ":", opts, &spec, &rc))
+		return rc;
 	if (operand_count("annotate", argc, argv, 0, "no operand: the text comes on standard input"))
 		return EXIT_USAGE;
 	if (spec && table)

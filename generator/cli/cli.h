@@ -3,6 +3,8 @@
 #ifndef IOCTLGEN_CLI_H
 #define IOCTLGEN_CLI_H
 
+#include <getopt.h>
+#include <stdbool.h>
 #include <time.h>
 
 #include "ioctlgen.h"
@@ -27,9 +29,40 @@ int cmd_annotate(int argc, char **argv);
 
 /* The long options every command takes: --spec DIR and --help. */
 enum { OPT_SPEC = 0x100, OPT_HELP };
-#define COMMON_OPTIONS \
-	{ "spec", required_argument, NULL, OPT_SPEC }, \
-	{ "help", no_argument, NULL, OPT_HELP }
+
+/*
+ * One option of a command (getopt_long()'s struct option: name, has_arg,
+ * NULL, its code: a letter the optstring may also give as -x, or a number
+ * above 0xff) and where it goes: a value into *value, a flag's true into
+ * *set; an option with neither is handed back to the command.  A table
+ * ends with a zeroed entry.
+ */
+struct cli_opt {
+	struct option o;
+	const char **value;
+	bool *set;
+};
+
+#define CLI_VALUE(name, code, place) { { name, required_argument, NULL, code }, place, NULL }
+#define CLI_FLAG(name, code, place) { { name, no_argument, NULL, code }, NULL, place }
+#define CLI_OWN(name, has_arg, code) { { name, has_arg, NULL, code }, NULL, NULL }
+#define CLI_END { { NULL, 0, NULL, 0 }, NULL, NULL }
+
+/* The code cli_option() returns when the command is done: after --help
+ * (*rc 0) or an option refused, said in one line (*rc EXIT_USAGE). */
+#define CLI_EXIT (-2)
+
+/*
+ * The next option of cmd's command line (optstring as getopt_long() takes
+ * it, starting with ':'): those of opts with a place, --spec DIR (into
+ * *spec) and --help are taken here; returns the code of the next option
+ * that has no place (optarg its value), -1 after the last, or CLI_EXIT.
+ */
+int cli_option(const char *cmd, int argc, char **argv, const char *optstring,
+	       const struct cli_opt *opts, const char **spec, int *rc);
+/* Every option, for commands whose options all have places: 0, or CLI_EXIT with *rc. */
+int cli_options(const char *cmd, int argc, char **argv, const char *optstring,
+		const struct cli_opt *opts, const char **spec, int *rc);
 
 /*
  * The spec directory of check, model, dump and lint, after their options:
@@ -68,10 +101,10 @@ int report_diags(const struct registry *reg, bool werror, bool show_accepted);
  */
 enum { OPT_WERROR = 0x200, OPT_SHOW_ACCEPTED, OPT_SUMMARY, OPT_FULL };
 #define REPORT_OPTIONS \
-	{ "werror", no_argument, NULL, OPT_WERROR }, \
-	{ "show-accepted", no_argument, NULL, OPT_SHOW_ACCEPTED }, \
-	{ "summary", no_argument, NULL, OPT_SUMMARY }, \
-	{ "full", required_argument, NULL, OPT_FULL }
+	CLI_OWN("werror", no_argument, OPT_WERROR), \
+	CLI_OWN("show-accepted", no_argument, OPT_SHOW_ACCEPTED), \
+	CLI_OWN("summary", no_argument, OPT_SUMMARY), \
+	CLI_OWN("full", required_argument, OPT_FULL)
 
 struct file_id;
 

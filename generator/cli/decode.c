@@ -132,36 +132,21 @@ static int unknown_abi(const struct ioctlreg *r, const char *name)
 
 int cmd_decode(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "abi", required_argument, NULL, 'a' },
-		{ "table", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "lines", no_argument, NULL, 'l' },
-		COMMON_OPTIONS,
-		{ 0 } };
 	const char *abi_name = NULL, *spec = NULL, *table = NULL;
 	struct decode_opts o = { .abi = -1 };
+	const struct cli_opt opts[] = {
+		CLI_VALUE("abi", 'a', &abi_name),
+		CLI_VALUE("table", 't', &table),
+		CLI_FLAG("json", 'j', &o.json),
+		CLI_FLAG("lines", 'l', &o.lines),
+		CLI_END };
 	struct cli_table t;
 	struct strbuf sb = { 0 };
 	uint64_t number;
-	int c, rc = 0;
+	int rc = 0;
 
-	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		if (c == 'a')
-			abi_name = optarg;
-		else if (c == 't')
-			table = optarg;
-		else if (c == 'j')
-			o.json = true;
-		else if (c == 'l')
-			o.lines = true;
-		else if (c == OPT_SPEC)
-			spec = optarg;
-		else if (c == OPT_HELP)
-			return usage_help("decode");
-		else
-			return option_error("decode", c, argc, argv);
-	}
+	if (cli_options("decode", argc, argv, ":", opts, &spec, &rc))
+		return rc;
 	if (optind == argc)
 		return usage_error("decode", "give one NUMBER or more, or - for standard input");
 	for (int i = optind; i < argc; i++)

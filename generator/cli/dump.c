@@ -28,27 +28,17 @@ static int write_cwords(void)
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "c-words", no_argument, NULL, 'w' },
-		COMMON_OPTIONS,
-		{ 0 } };
 	const char *out = "-", *spec = NULL;
+	bool cwords = false;
+	const struct cli_opt opts[] = {
+		CLI_VALUE("output", 'o', &out), CLI_FLAG("c-words", 'w', &cwords), CLI_END };
 	struct registry reg;
-	int c, rc = 0;
+	int rc = 0;
 
-	while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-		if (c == 'o')
-			out = optarg;
-		else if (c == 'w')
-			return write_cwords();
-		else if (c == OPT_SPEC)
-			spec = optarg;
-		else if (c == OPT_HELP)
-			return usage_help("dump");
-		else
-			return option_error("dump", c, argc, argv);
-	}
+	if (cli_options("dump", argc, argv, ":o:", opts, &spec, &rc))
+		return rc;
+	if (cwords)
+		return write_cwords();
 	if (spec_operand("dump", argc, argv, &spec))
 		return EXIT_USAGE;
 	registry_load(&reg, spec);

@@ -13,30 +13,19 @@ static int out_of_range(const char *what, uint64_t v, unsigned int bits, const s
 
 int cmd_encode(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "abi", required_argument, NULL, 'a' },
-		{ "layout", required_argument, NULL, 'l' },
-		COMMON_OPTIONS,
-		{ 0 } };
 	const char *abi_name = NULL, *layout_name = NULL, *spec = DEFAULT_SPEC_DIR;
+	const struct cli_opt opts[] = {
+		CLI_VALUE("abi", 'a', &abi_name),
+		CLI_VALUE("layout", 'l', &layout_name),
+		CLI_END };
 	const struct layout *l = NULL;
 	uint64_t type, nr, size;
 	struct registry reg;
 	enum ioc_dir dir;
-	int c, rc = 0;
+	int rc = 0;
 
-	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		if (c == 'a')
-			abi_name = optarg;
-		else if (c == 'l')
-			layout_name = optarg;
-		else if (c == OPT_SPEC)
-			spec = optarg;
-		else if (c == OPT_HELP)
-			return usage_help("encode");
-		else
-			return option_error("encode", c, argc, argv);
-	}
+	if (cli_options("encode", argc, argv, ":", opts, &spec, &rc))
+		return rc;
 	if (!abi_name == !layout_name)
 		return usage_error("encode", "give --abi ABI (or --layout LAYOUT)");
 	if (operand_count("encode", argc, argv, 4, "DIR TYPE NR SIZE"))

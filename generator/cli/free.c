@@ -429,15 +429,14 @@ static int check_query(const struct registry *reg, const struct free_query *q, c
 int cmd_free(int argc, char **argv)
 {
 	enum { OPT_JSON = 0x300, OPT_CODE, OPT_MIN, OPT_CHECK };
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "code", required_argument, NULL, OPT_CODE },
-		{ "min", required_argument, NULL, OPT_MIN },
-		{ "check", required_argument, NULL, OPT_CHECK },
-		COMMON_OPTIONS,
-		{ 0 } };
 	struct options o = { .code = -1, .min = 1 };
 	const char *spec = DEFAULT_SPEC_DIR, *check = NULL;
+	const struct cli_opt opts[] = {
+		CLI_FLAG("json", OPT_JSON, &o.json),
+		CLI_OWN("code", required_argument, OPT_CODE),
+		CLI_OWN("min", required_argument, OPT_MIN),
+		CLI_VALUE("check", OPT_CHECK, &check),
+		CLI_END };
 	struct free_query q = { 0 };
 	struct strbuf text = { 0 };
 	char *copy = NULL;
@@ -446,10 +445,8 @@ int cmd_free(int argc, char **argv)
 	uint64_t v;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		if (c == OPT_JSON) {
-			o.json = true;
-		} else if (c == OPT_CODE) {
+	while ((c = cli_option("free", argc, argv, ":", opts, &spec, &rc)) >= 0) {
+		if (c == OPT_CODE) {
 			if (!parse_magic(optarg, &code) &&
 			    !(strlen(optarg) == 1 && (code = (unsigned char)optarg[0], true)))
 				return usage_error("free", "--code '%s' must be a character, 'c' or 0..0xff", optarg);
@@ -458,16 +455,10 @@ int cmd_free(int argc, char **argv)
 			if (!parse_cli_number(optarg, &v) || v < 1 || v > FREE_NRS)
 				return usage_error("free", "--min '%s' must be a number 1..256", optarg);
 			o.min = (unsigned int)v;
-		} else if (c == OPT_CHECK) {
-			check = optarg;
-		} else if (c == OPT_SPEC) {
-			spec = optarg;
-		} else if (c == OPT_HELP) {
-			return usage_help("free");
-		} else {
-			return option_error("free", c, argc, argv);
 		}
 	}
+	if (c == CLI_EXIT)
+		return rc;
 	if (check && (o.code >= 0 || o.min > 1))
 		return usage_error("free", "--check goes without --code and --min");
 	if (check && strchr(check, '(')) {

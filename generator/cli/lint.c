@@ -6,31 +6,18 @@
 
 int cmd_lint(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "tree", required_argument, NULL, 't' },
-		{ "class", required_argument, NULL, 'c' },
-		{ "summary", no_argument, NULL, 's' },
-		COMMON_OPTIONS,
-		{ 0 } };
 	const char *tree = NULL, *only = NULL, *spec = NULL;
 	bool summary = false;
+	const struct cli_opt opts[] = {
+		CLI_VALUE("tree", 't', &tree),
+		CLI_VALUE("class", 'c', &only),
+		CLI_FLAG("summary", 's', &summary),
+		CLI_END };
 	struct registry reg;
-	int c, rc;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		if (c == 't')
-			tree = optarg;
-		else if (c == 'c')
-			only = optarg;
-		else if (c == 's')
-			summary = true;
-		else if (c == OPT_SPEC)
-			spec = optarg;
-		else if (c == OPT_HELP)
-			return usage_help("lint");
-		else
-			return option_error("lint", c, argc, argv);
-	}
+	if (cli_options("lint", argc, argv, ":", opts, &spec, &rc))
+		return rc;
 	if (spec_operand("lint", argc, argv, &spec) || tree_option("lint", tree))
 		return EXIT_USAGE;
 	if (only) {

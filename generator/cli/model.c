@@ -5,34 +5,20 @@
 
 int cmd_model(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "tree", required_argument, NULL, 't' },
-		REPORT_OPTIONS,
-		COMMON_OPTIONS,
-		{ 0 } };
 	const char *out = NULL, *tree = NULL, *spec = NULL;
+	const struct cli_opt opts[] = {
+		CLI_VALUE("output", 'o', &out),
+		CLI_VALUE("tree", 't', &tree),
+		REPORT_OPTIONS,
+		CLI_END };
 	struct report report = { 0 };
 	struct registry reg;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-		if (report_option(&report, c, optarg)) {
-			continue;
-		} else if (c == 'o') {
-			out = optarg;
-		} else if (c == 't') {
-			tree = optarg;
-		} else if (c == OPT_SPEC) {
-			spec = optarg;
-		} else if (c == OPT_HELP) {
-			rc = usage_help("model");
-			goto out;
-		} else {
-			rc = option_error("model", c, argc, argv);
-			goto out;
-		}
-	}
+	while ((c = cli_option("model", argc, argv, ":o:", opts, &spec, &rc)) >= 0)
+		report_option(&report, c, optarg);
+	if (c == CLI_EXIT)
+		goto out;
 	if (!out) {
 		rc = usage_error("model", "no output file: give -o FILE");
 		goto out;

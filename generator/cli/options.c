@@ -47,6 +47,51 @@ int option_error(const char *cmd, int c, int argc, char **argv)
 	return usage_error(cmd, "unknown option '%s'", arg);
 }
 
+#define MAX_OPTIONS 16
+
+int cli_option(const char *cmd, int argc, char **argv, const char *optstring,
+	       const struct cli_opt *opts, const char **spec, int *rc)
+{
+	struct option longs[MAX_OPTIONS + 3] = {
+		{ "spec", required_argument, NULL, OPT_SPEC }, { "help", no_argument, NULL, OPT_HELP } };
+	size_t n = 2;
+	int c;
+
+	for (const struct cli_opt *o = opts; o->o.name && n < MAX_OPTIONS + 2; o++)
+		longs[n++] = o->o;
+	while ((c = getopt_long(argc, argv, optstring, longs, NULL)) != -1) {
+		const struct cli_opt *o = opts;
+
+		if (c == OPT_SPEC) {
+			*spec = optarg;
+			continue;
+		}
+		if (c == OPT_HELP || c == ':' || c == '?') {
+			*rc = c == OPT_HELP ? usage_help(cmd) : option_error(cmd, c, argc, argv);
+			return CLI_EXIT;
+		}
+		while (o->o.name && o->o.val != c)
+			o++;
+		if (o->value)
+			*o->value = optarg;
+		else if (o->set)
+			*o->set = true;
+		else
+			return c;
+	}
+	return -1;
+}
+
+int cli_options(const char *cmd, int argc, char **argv, const char *optstring,
+		const struct cli_opt *opts, const char **spec, int *rc)
+{
+	int c = cli_option(cmd, argc, argv, optstring, opts, spec, rc);
+
+	if (c >= 0)	/* an option without a place: the table is wrong */
+		*rc = option_error(cmd, c, argc, argv);
+	return c == -1 ? 0 : CLI_EXIT;
+}
+
 int operand_count(const char *cmd, int argc, char **argv, int n, const char *what)
 {
 	if (argc - optind > n)

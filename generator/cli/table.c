@@ -26,26 +26,15 @@ int registry_table(const struct registry *reg, const char *spec, const struct ti
 
 int cmd_table(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		COMMON_OPTIONS,
-		{ 0 } };
 	const char *out = NULL, *spec = NULL;
+	const struct cli_opt opts[] = { CLI_VALUE("output", 'o', &out), CLI_END };
 	struct strbuf sb = { 0 };
 	struct registry reg;
 	struct timespec made;
-	int c, rc;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-		if (c == 'o')
-			out = optarg;
-		else if (c == OPT_SPEC)
-			spec = optarg;
-		else if (c == OPT_HELP)
-			return usage_help("table");
-		else
-			return option_error("table", c, argc, argv);
-	}
+	if (cli_options("table", argc, argv, ":o:", opts, &spec, &rc))
+		return rc;
 	if (!out)
 		return usage_error("table", "no output file: give -o FILE");
 	if (spec_operand("table", argc, argv, &spec))
