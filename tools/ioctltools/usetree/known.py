@@ -19,6 +19,7 @@ same way: evidence.CaseLabels)."""
 
 import filecmp
 import os
+import re
 import stat
 import subprocess
 
@@ -111,7 +112,8 @@ def known_sizes_step(versions, oldest, arches, spec, spec_from, W, logdir, jobs)
                            "--uapi", rel(uapi), "--cache", os.path.join("build", "sizes", "cache"),
                            *kcontext_args(v), *[a for p in only for a in ("--only", p)],
                            rel(spec), rel(W)], logdir)
-        lines.append(f"{v}: " + ((out.strip().splitlines() or [""])[-1].strip()))
+        m = re.search(r"\(([^()]*probes compiled[^()]*)\)$", out.strip())
+        lines.append(f"{v}: {len(only)} header specs measured ({m.group(1) if m else 'done'})")
     return "; ".join(lines) or "nothing measured"
 
 
