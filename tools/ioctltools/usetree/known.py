@@ -9,10 +9,10 @@ include/, scripts/, usr/, tools/include/, which hold every include/uapi
 and arch/*/include/uapi header) and ioctl-number.rst.  The registry then
 already is that tree's import and measurement: the copy of the registry is
 used as it is (no import), its sizes are the registry's, the exported
-headers are the build cache's (build/uapi-V), and only the header specs
-the copy needs measured are measured (those naming a type no sizes file
-holds, and the edited ones that define types: what `make` measures first),
-with the project's probe cache.  The import's case-label evidence also
+headers are the build cache's (build/uapi-V; build/uapi for the oldest),
+and only the header specs the copy needs measured are measured (those
+naming a type no sizes file holds, and the edited ones that define types:
+what `make` measures first), with the project's probe cache.  The import's case-label evidence also
 reads the drivers' .c files; a tree that differs from the registry's only
 there is taken as known (the importer's own scan cache keys the tree the
 same way: evidence.CaseLabels)."""
