@@ -12,9 +12,9 @@ used as it is (no import), its sizes are the registry's, the exported
 headers are the build cache's (build/uapi-V; build/uapi for the oldest),
 and only the header specs the copy needs measured are measured (those
 naming a type no sizes file holds, and the edited ones that define types:
-what `make` measures first), with the project's probe cache.  The import's case-label evidence also
-reads the drivers' .c files; a tree that differs from the registry's only
-there is taken as known (the importer's own scan cache keys the tree the
+what `make` measures first), with the project's probe cache.  The
+import's case-label evidence also reads the drivers' .c files; a tree that
+differs from the registry's only there is taken as known (the importer's own scan cache keys the tree the
 same way: evidence.CaseLabels)."""
 
 import filecmp
