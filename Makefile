@@ -348,7 +348,7 @@ use-tree: deps $(B)/ioctlgen
 # the series applied (tools/driver-test: a tinyconfig x86_64 kernel in
 # build/driver-test/<version>/, the driver as its module, the user program
 # of dir printing its results as TAP).  VERSION=6.12 for the other tree.
-driver-test: $(B)/ioctlgen $(B)/patches.stamp
+driver-test: $(if $(DRIVER),$(B)/ioctlgen $(B)/patches.stamp)
 	$(Q)[ -n "$(DRIVER)" ] || { echo "make driver-test: DRIVER=dir is needed (Kbuild, the module's .c, one *_test.c)" >&2; exit 2; }
 	$(Q)nice -n 10 tools/driver-test $(if $(VERSION),--version $(VERSION)) "$(DRIVER)"
 
