@@ -32,7 +32,7 @@ Q = @
 quiet = @printf '  %-7s %s\n'
 endif
 
-.PHONY: all deps check clean distclean sizes model render patches verify docs audit serve bench fuzz tree headers use-tree uapi lib install exports
+.PHONY: all deps check clean distclean sizes model render patches verify docs audit serve bench fuzz tree headers use-tree uapi lib install exports driver-test
 .DELETE_ON_ERROR:
 
 all: deps $(B)/ioctlgen $(MODEL) $(B)/ioctl.table lib $(B)/render.stamp $(B)/patches.stamp $(B)/exports/.stamp docs
@@ -343,6 +343,14 @@ endif
 use-tree: deps $(B)/ioctlgen
 	$(Q)[ -n "$(TREE)" ] || { echo "make use-tree: TREE=/path/to/linux is needed" >&2; exit 2; }
 	$(Q)$(PYTHON) tools/use-tree $(if $(filter 0,$(TREE_VERIFY)),--no-verify) "$(TREE)"
+
+# `make driver-test DRIVER=dir`: a driver of one's own booted in QEMU with
+# the series applied (tools/driver-test: a tinyconfig x86_64 kernel in
+# build/driver-test/<version>/, the driver as its module, the user program
+# of dir printing its results as TAP).  VERSION=6.12 for the other tree.
+driver-test: $(if $(DRIVER),$(B)/ioctlgen $(B)/patches.stamp)
+	$(Q)[ -n "$(DRIVER)" ] || { echo "make driver-test: DRIVER=dir is needed (Kbuild, the module's .c, one *_test.c)" >&2; exit 2; }
+	$(Q)nice -n 10 tools/driver-test $(if $(VERSION),--version $(VERSION)) "$(DRIVER)"
 
 # ---------------------------------------------------------------- exports (issue 33)
 # The registry in its consumers' formats, from the model only:

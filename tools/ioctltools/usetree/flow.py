@@ -5,8 +5,10 @@ summary of a run (also build/tree/NAME/summary.txt)."""
 import os
 
 from .. import registry
-from . import PROG, rel, say
-from .headers import headers
+from . import PROG, RST, rel, say
+from .headers import headers, reference, src_manifest
+from .edits import changed_commands, uncommitted
+from .known import known_sizes_step, recognise
 from .snapshot import extraversion, snapshot_step, spec_step
 from .steps import check_step, commands_by_version, fmt_cmds, import_step, model_step, \
     patches_step, publish, sizes_step, spec_diff
@@ -29,21 +31,46 @@ def flow(args, tree, full, version, known, append, is_git, name, W, spec_from, b
     spec, reg = spec_step(run, logdir, spec_from, tree, full, version, known, append, is_git)
     arches = registry.arches(reg)
 
+    # A tree the registry knows: its import, sizes and exports are reused.
+    clock.step("known")
+    ref, why, nfiles = recognise(W, src, version, oldest, arches, append)
+    if ref:
+        say("KNOWN", f"the registry's {version} tree: what the import reads ({nfiles} files "
+            f"headers_install reads, {RST.rsplit('/', 1)[1]}) is {rel(ref)}'s")
+    else:
+        say("KNOWN", f"no: {why}; importing and measuring it")
+
     # 3. headers_install
     clock.step("headers")
-    made = headers(W, src, arches, version, not append, oldest, args.jobs, logdir)
-    say("HDRINST", f"{len(arches)} ARCHes: {made['same']} as last run, {made['copied']} "
-        f"copied from a known tree, {made['built'] + made['rebuilt']} made "
-        f"({made['rebuilt']} incrementally)")
-    uapi = os.path.join(W, "uapi")
+    if ref:
+        uapi = os.path.dirname(reference(version, oldest, arches[0])[1])
+        say("HDRINST", f"reused: {rel(uapi)}/<arch> for {len(arches)} ARCHes "
+            f"(the build cache's exports of {rel(ref)})")
+    else:
+        cur, digest = src_manifest(W, src)
+        made = headers(W, src, cur, digest, arches, version, not append, oldest, args.jobs,
+                       logdir)
+        say("HDRINST", f"{len(arches)} ARCHes: {made['same']} as last run, {made['copied']} "
+            f"copied from a known tree, {made['built'] + made['rebuilt']} made "
+            f"({made['rebuilt']} incrementally)")
+        uapi = os.path.join(W, "uapi")
 
     # 4. import
     clock.step("import")
-    import_notes = import_step(version, oldest, uapi, src, spec, logdir, args.jobs, summary)
+    if ref:
+        say("IMPORT", f"reused: {spec_from}/ is the import of {rel(ref)} (tools/import-uapi "
+            "and tools/import-ioctl-number not run)")
+        import_notes = []
+    else:
+        import_notes = import_step(version, oldest, uapi, src, spec, logdir, args.jobs, summary)
 
     # 5. sizes
     clock.step("sizes")
-    sizes_line = sizes_step(version, uapi, spec, W, logdir, args.jobs)
+    if ref:
+        sizes_line = known_sizes_step(known, oldest, arches, spec, spec_from, W, logdir,
+                                      args.jobs)
+    else:
+        sizes_line = sizes_step(version, uapi, spec, W, logdir, args.jobs)
 
     # 6. check and model
     clock.step("check")
@@ -78,9 +105,19 @@ def flow(args, tree, full, version, known, append, is_git, name, W, spec_from, b
     s = [f"{PROG}: {tree}",
          f"  version   Linux {full}{extraversion(tree)} = {version}" +
          (f" (new: after {known[-1]}, added to {rel(W)}/spec/versions.yaml)" if append
-          else " (known to the registry)"),
-         f"  commands  {len(cmds)} in {version}; against {spec_from}/'s {base_version}: "
-         f"{len(new)} new, {len(gone)} removed"]
+          else " (known to the registry)")]
+    s.append("  known     " + (f"yes: the registry's {version} tree ({rel(ref)}): its exports, "
+                                 "import and sizes reused" if ref else f"no: {why}"))
+    edits = uncommitted(spec_from)
+    if edits:
+        s.append(f"  edits     {len(edits)} files of {spec_from}/ not committed, in the copy as "
+                 f"they are (changes, not removals): {', '.join(edits[:8])}"
+                 + (", ..." if len(edits) > 8 else ""))
+        mine = changed_commands(spec_from, base_reg.doc)
+        s.append(f"    their commands: {len(mine)} on entries changed since the last commit"
+                 + (f" ({', '.join(mine[:12])}{', ...' if len(mine) > 12 else ''})" if mine else ""))
+    s.append(f"  commands  {len(cmds)} in {version}; against {spec_from}/'s {base_version}: "
+             f"{len(new)} new, {len(gone)} removed")
     if new:
         s.append(f"    new:     {fmt_cmds(new)}")
     if gone:

@@ -22,6 +22,20 @@ from . import TOP, Fail, read_json, rel, say, tail, write_json
 HDR_INPUTS = ("Makefile", "Kbuild", "arch", "include", "scripts", "usr", "tools/include")
 
 
+def hdr_inputs(root):
+    """(name, path, lstat) of every file headers_install reads under root."""
+    for top in HDR_INPUTS:
+        base = os.path.join(root, top)
+        if os.path.isfile(base) or os.path.islink(base):
+            walk = [(root, [], [top])]
+        else:
+            walk = os.walk(base)
+        for r, _, files in walk:
+            for f in files:
+                p = os.path.join(r, f)
+                yield os.path.relpath(p, root), p, os.lstat(p)
+
+
 def hdr_manifest(root, cache_file):
     """{path: [sha256, mtime_ns]} of the files headers_install reads under
     root, hashing again only the files whose inode, size, mtime or ctime
@@ -32,33 +46,23 @@ def hdr_manifest(root, cache_file):
     except (OSError, ValueError):
         old = {}
     new, out = {}, {}
-    for top in HDR_INPUTS:
-        base = os.path.join(root, top)
-        if os.path.isfile(base) or os.path.islink(base):
-            walk = [(root, [], [top])]
+    for n, p, st in hdr_inputs(root):
+        sig = [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+        o = old.get(n)
+        if o and o[:4] == sig:
+            digest = o[4]
+        elif stat.S_ISLNK(st.st_mode):
+            digest = "link:" + os.readlink(p)
+        elif stat.S_ISREG(st.st_mode):
+            hh = hashlib.sha256()
+            with open(p, "rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    hh.update(chunk)
+            digest = hh.hexdigest() + ("x" if st.st_mode & 0o111 else "")
         else:
-            walk = os.walk(base)
-        for r, _, files in walk:
-            for f in files:
-                p = os.path.join(r, f)
-                n = os.path.relpath(p, root)
-                st = os.lstat(p)
-                sig = [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
-                o = old.get(n)
-                if o and o[:4] == sig:
-                    digest = o[4]
-                elif stat.S_ISLNK(st.st_mode):
-                    digest = "link:" + os.readlink(p)
-                elif stat.S_ISREG(st.st_mode):
-                    hh = hashlib.sha256()
-                    with open(p, "rb") as fh:
-                        for chunk in iter(lambda: fh.read(1 << 20), b""):
-                            hh.update(chunk)
-                    digest = hh.hexdigest() + ("x" if st.st_mode & 0o111 else "")
-                else:
-                    continue
-                new[n] = sig + [digest]
-                out[n] = [digest, st.st_mtime_ns]
+            continue
+        new[n] = sig + [digest]
+        out[n] = [digest, st.st_mtime_ns]
     write_json(cache_file, new)
     return out
 
@@ -84,11 +88,16 @@ def reference(version, oldest, arch):
     return None
 
 
-def headers(W, src, arches, version, known, oldest, jobs, logdir):
-    """build/tree/NAME/uapi/<arch> for every arch: the snapshot's
-    headers_install, or a known tree's when the inputs are the same."""
+def src_manifest(W, src):
+    """(the manifest of what headers_install reads of the snapshot, its digest)."""
     cur = hdr_manifest(src, os.path.join(W, "state", "hdr-hashes.json"))
-    digest = manifest_digest(cur)
+    return cur, manifest_digest(cur)
+
+
+def headers(W, src, cur, digest, arches, version, known, oldest, jobs, logdir):
+    """build/tree/NAME/uapi/<arch> for every arch: the snapshot's
+    headers_install, or a known tree's when the inputs are the same (cur,
+    digest: src_manifest())."""
     ref_digest = None
     made = {"same": 0, "copied": 0, "built": 0, "rebuilt": 0}
     for arch in arches:
