@@ -285,8 +285,7 @@ static void put_registry(struct writer *w)
 	free(index_of);
 }
 
-int table_build(const struct registry *reg, const char *spec_dir_abs, const struct timespec *made,
-		struct strbuf *out)
+int table_build(const struct registry *reg, const char *spec_dir, struct strbuf *out)
 {
 	static const size_t elem[TBL_SECTIONS] = {
 		sizeof(struct tbl_version), sizeof(struct tbl_layout), sizeof(struct tbl_abi),
@@ -301,14 +300,11 @@ int table_build(const struct registry *reg, const char *spec_dir_abs, const stru
 		w.sec[s].elem = elem[s];
 	w.pool.sec.elem = 1;
 	str(&w.pool, "");
-	head.spec_dir = str(&w.pool, spec_dir_abs);
+	head.spec_dir = str(&w.pool, spec_dir);
 	put_registry(&w);
 	w.sec[TBL_STRINGS] = w.pool.sec;
 	w.sec[TBL_STRINGS].count = (uint32_t)w.pool.sec.sb.len;
 	memcpy(head.magic, TBL_MAGIC, sizeof(head.magic));
-	head.made_sec_lo = (uint32_t)made->tv_sec;
-	head.made_sec_hi = (uint32_t)((uint64_t)made->tv_sec >> 32);
-	head.made_nsec = (uint32_t)made->tv_nsec;
 	for (int s = 0; s < TBL_SECTIONS; s++) {
 		at = (at + 7) & ~(size_t)7;
 		head.sec[s].offset = (uint32_t)at;

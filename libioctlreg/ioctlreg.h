@@ -43,8 +43,11 @@ IOCTLREG_EXPORT int ioctlreg_open_buffer(const void *data, size_t len, struct io
 IOCTLREG_EXPORT int ioctlreg_open_builtin(struct ioctlreg **out, char *err, size_t errlen);
 IOCTLREG_EXPORT void ioctlreg_close(struct ioctlreg *r);
 
-/* Where and when the table was made: the spec directory (absolute) and the
- * time it was read (seconds and nanoseconds since the epoch). */
+/* Where and when the table was made: the spec directory, relative to the
+ * directory of the table file (the bytes name no absolute path), and for a
+ * table opened from a file its mtime, which `ioctlgen table` sets to the
+ * time it read the registry (seconds and nanoseconds since the epoch; 0 for
+ * a buffer or the built-in table). */
 IOCTLREG_EXPORT const char *ioctlreg_spec_dir(const struct ioctlreg *r);
 IOCTLREG_EXPORT void ioctlreg_made(const struct ioctlreg *r, int64_t *sec, long *nsec);
 

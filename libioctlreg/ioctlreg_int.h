@@ -22,6 +22,8 @@ struct ioctlreg {
 	const unsigned char *base;
 	size_t size;
 	bool mapped;		/* munmap() at close */
+	int64_t made_sec;	/* a file's mtime (ioctlreg_made), else 0 */
+	long made_nsec;
 	const struct tbl_head *head;
 	const struct tbl_version *versions;
 	const struct tbl_layout *layouts;

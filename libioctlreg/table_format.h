@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define TBL_MAGIC "IOCTLREG"
-#define TBL_FORMAT 1
+#define TBL_FORMAT 2
 #define TBL_BYTE_ORDER 0x01020304u
 #define TBL_NONE UINT32_MAX	/* an index that names nothing */
 
@@ -27,10 +27,11 @@ struct tbl_head {
 	char magic[8];
 	uint32_t format, byte_order;
 	uint32_t size_lo, size_hi;	/* the whole table, in bytes */
-	/* when the registry was read (CLOCK_REALTIME): a spec file changed
-	 * later makes the table stale */
-	uint32_t made_sec_lo, made_sec_hi, made_nsec;
-	uint32_t spec_dir;	/* string: the spec directory, absolute */
+	/* string: the spec directory, relative to the table file's directory.
+	 * No time and no absolute path: the same registry gives the same bytes
+	 * in any clone at any time.  Staleness is the file's own mtime, which
+	 * `ioctlgen table` sets to when it started reading the registry. */
+	uint32_t spec_dir;
 	struct { uint32_t offset, count; } sec[TBL_SECTIONS];
 };
 

@@ -233,6 +233,8 @@ int ioctlreg_open(const char *path, struct ioctlreg **out, char *err, size_t err
 		return -1;
 	}
 	(*out)->mapped = true;
+	(*out)->made_sec = (int64_t)st.st_mtim.tv_sec;
+	(*out)->made_nsec = st.st_mtim.tv_nsec;
 	return 0;
 }
 
@@ -253,6 +255,6 @@ const char *ioctlreg_spec_dir(const struct ioctlreg *r)
 
 void ioctlreg_made(const struct ioctlreg *r, int64_t *sec, long *nsec)
 {
-	*sec = (int64_t)((uint64_t)r->head->made_sec_hi << 32 | r->head->made_sec_lo);
-	*nsec = (long)r->head->made_nsec;
+	*sec = r->made_sec;
+	*nsec = r->made_nsec;
 }

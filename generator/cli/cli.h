@@ -112,10 +112,10 @@ int write_model(const char *path, const struct registry *reg);
 bool parse_cli_number(const char *s, uint64_t *out);
 bool parse_cli_uint(const char *s, uint64_t *out);
 
-/* The lookup table of a checked registry read from spec (made then), in
- * out (cli/table.c).  Returns 0 or EXIT_DATA after saying why. */
-int registry_table(const struct registry *reg, const char *spec, const struct timespec *made,
-		   struct strbuf *out);
+/* The lookup table of a checked registry, in out (cli/table.c); spec_dir
+ * as the table records it (relative to the table file's directory).
+ * Returns 0 or EXIT_DATA after saying why. */
+int registry_table(const struct registry *reg, const char *spec_dir, struct strbuf *out);
 
 /* The table decode and annotate answer from (cli/table_open.c): --spec DIR
  * given, that registry's, made now; else --table FILE or build/ioctl.table,
