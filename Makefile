@@ -48,13 +48,16 @@ LIB_SRC  := $(filter-out generator/cli/%,$(wildcard generator/*.c))
 CLI_SRC  := $(wildcard generator/cli/*.c)
 LIB_OBJ  := $(LIB_SRC:generator/%.c=$(B)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:generator/cli/%.c=$(B)/obj/cli/%.o)
+REG_SRC  := $(filter-out libioctlreg/builtin.c,$(wildcard libioctlreg/*.c))
+REG_OBJ  := $(REG_SRC:libioctlreg/%.c=$(B)/obj/ioctlreg/%.o)
 
 $(B)/obj/%.o: generator/%.c
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(YAML_CFLAGS) -Igenerator -Ilibioctlreg -MMD -MP -c -o $@ $<
 
-$(B)/libioctlgen.a: $(LIB_OBJ)
+# with the table's reader: table.c opens a table it made (table_open_registry)
+$(B)/libioctlgen.a: $(LIB_OBJ) $(REG_OBJ)
 	$(quiet) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -74,8 +77,6 @@ $(B)/ioctl.table: $(B)/ioctlgen $(MODEL)
 	$(quiet) TABLE $@
 	$(Q)$(B)/ioctlgen table $(SPEC) -o $@
 
-REG_SRC  := $(filter-out libioctlreg/builtin.c,$(wildcard libioctlreg/*.c))
-REG_OBJ  := $(REG_SRC:libioctlreg/%.c=$(B)/obj/ioctlreg/%.o)
 REG_PIC  := $(REG_SRC:libioctlreg/%.c=$(B)/lib/obj/%.o) $(B)/lib/obj/builtin.o $(B)/lib/obj/layout.o
 REG_FLAGS = $(WARN) $(CFLAGS) -fvisibility=hidden -Ilibioctlreg -Igenerator -MMD -MP
 REG_SOVER := 1
@@ -147,7 +148,7 @@ install: lib
 # Unit test programs link the library.
 $(B)/test-%: tests/unit/test-%.c $(B)/libioctlgen.a
 	$(quiet) LD $@
-	$(Q)$(CC) $(WARN) $(CFLAGS) -Igenerator -o $@ $< $(B)/libioctlgen.a $(YAML_LIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Igenerator -Ilibioctlreg -o $@ $< $(B)/libioctlgen.a $(YAML_LIBS)
 
 UNIT_PROGS := $(patsubst tests/unit/test-%.c,$(B)/test-%,$(wildcard tests/unit/test-*.c))
 
@@ -449,11 +450,19 @@ $(B)/fuzz/obj/%.o: generator/%.c
 		-MMD -MP -c -o $@ $<
 -include $(FUZZ_LIB_OBJ:.o=.d)
 
-$(B)/fuzz/libioctlgen.a: $(FUZZ_LIB_OBJ)
+FUZZ_REG_OBJ := $(REG_SRC:libioctlreg/%.c=$(B)/fuzz/obj/ioctlreg/%.o)
+$(B)/fuzz/obj/ioctlreg/%.o: libioctlreg/%.c
+	@mkdir -p $(@D)
+	$(quiet) FUZZCC $@
+	$(Q)$(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -Ilibioctlreg -Igenerator -MMD -MP -c -o $@ $<
+
+-include $(FUZZ_REG_OBJ:.o=.d)
+
+$(B)/fuzz/libioctlgen.a: $(FUZZ_LIB_OBJ) $(FUZZ_REG_OBJ)
 	$(quiet) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-FUZZ_LINK = $(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(YAML_CFLAGS) -Igenerator
+FUZZ_LINK = $(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(YAML_CFLAGS) -Igenerator -Ilibioctlreg
 
 $(B)/fuzz/fuzz-load: tests/fuzz/fuzz-load.c $(B)/fuzz/libioctlgen.a
 	$(quiet) FUZZ $@
@@ -495,7 +504,7 @@ $(B)/asan/obj/ioctlreg/%.o: libioctlreg/%.c
 	$(quiet) ASAN $@
 	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) -Ilibioctlreg -Igenerator -MMD -MP -c -o $@ $<
 
-$(B)/asan/libioctlgen.a: $(ASAN_LIB_OBJ)
+$(B)/asan/libioctlgen.a: $(ASAN_LIB_OBJ) $(ASAN_REG_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(B)/asan/ioctlgen: $(ASAN_CLI_OBJ) $(ASAN_REG_OBJ) $(B)/asan/libioctlgen.a
@@ -504,7 +513,7 @@ $(B)/asan/ioctlgen: $(ASAN_CLI_OBJ) $(ASAN_REG_OBJ) $(B)/asan/libioctlgen.a
 
 $(B)/asan/test-%: tests/unit/test-%.c $(B)/asan/libioctlgen.a
 	$(quiet) LD $@
-	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) -Igenerator -o $@ $< $(B)/asan/libioctlgen.a $(YAML_LIBS)
+	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) -Igenerator -Ilibioctlreg -o $@ $< $(B)/asan/libioctlgen.a $(YAML_LIBS)
 
 $(B)/asan/test-ioctlreg: tests/lookup/test-ioctlreg.c $(ASAN_REG_OBJ) $(B)/asan/libioctlgen.a
 	$(quiet) LD $@

@@ -8,9 +8,11 @@
  * YAML and checks nothing.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ioctlreg.h"
 #include "table_format.h"
 #include "numbers.h"
 #include "table.h"
@@ -324,4 +326,15 @@ int table_build(const struct registry *reg, const char *spec_dir, struct strbuf 
 	}
 	free(w.pool.slots);
 	return rc;
+}
+
+int table_open_registry(const struct registry *reg, const char *spec_dir, struct strbuf *mem,
+			struct ioctlreg **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (table_build(reg, spec_dir, mem)) {
+		snprintf(err, errlen, "the registry does not fit a lookup table (offsets are 32-bit)");
+		return -1;
+	}
+	return ioctlreg_open_buffer(mem->buf, mem->len, out, err, errlen);
 }

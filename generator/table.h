@@ -13,4 +13,15 @@
  */
 int table_build(const struct registry *reg, const char *spec_dir, struct strbuf *out);
 
+struct ioctlreg;
+
+/*
+ * The table of reg made in mem and opened with libioctlreg, so that every
+ * number goes back to commands by one lookup (libioctlreg/lookup.c): decode
+ * from the YAML, the fuzzer, the unit tests, the bench.  Returns 0, or -1
+ * with the reason in err.  Close with ioctlreg_close(), then release mem.
+ */
+int table_open_registry(const struct registry *reg, const char *spec_dir, struct strbuf *mem,
+			struct ioctlreg **out, char *err, size_t errlen);
+
 #endif

@@ -68,16 +68,12 @@ static int table_from_spec(const char *cmd, const char *dir, struct cli_table *t
 	int rc;
 
 	rc = load_quiet(&reg, dir, NULL);
-	if (!rc)
-		rc = registry_table(&reg, dir, &t->mem);
-	registry_release(&reg);
-	if (rc)
-		return rc;
-	if (ioctlreg_open_buffer(t->mem.buf, t->mem.len, &t->reg, err, sizeof(err))) {
-		fprintf(stderr, "ioctlgen %s: error: %s\n", cmd, err);
-		return EXIT_DATA;
+	if (!rc && table_open_registry(&reg, dir, &t->mem, &t->reg, err, sizeof(err))) {
+		fprintf(stderr, "ioctlgen %s: error: %s: %s\n", cmd, dir, err);
+		rc = EXIT_DATA;
 	}
-	return 0;
+	registry_release(&reg);
+	return rc;
 }
 
 int cli_table_open(const char *cmd, const char *spec, const char *table, struct cli_table *t)
