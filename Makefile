@@ -346,23 +346,25 @@ use-tree: deps $(B)/ioctlgen
 	$(Q)$(PYTHON) tools/use-tree $(if $(filter 0,$(TREE_VERIFY)),--no-verify) "$(TREE)"
 
 # ---------------------------------------------------------------- exports (issue 33)
-# The registry in its consumers' formats, from the model only:
+# The registry in its consumers' formats, from the lookup table decode
+# answers from, read through libioctlreg (ioctlgen table --dump):
 # $(B)/exports/<consumer>/ (generator/export.py; docs/exports/*.rst).
 # `make exports` writes every one, `make exports-strace` (syzkaller, go,
 # rust, data) one.
 EXPORTERS   := strace syzkaller go rust data
-EXPORT_DEPS := generator/export.py $(wildcard generator/export_*.py) generator/renderlib.py
+EXPORT_DEPS := generator/export.py $(wildcard generator/export_*.py) generator/renderlib.py \
+	generator/table_reader.py $(B)/ioctl.table $(B)/ioctlgen
 
-$(B)/exports/.stamp: $(MODEL) $(EXPORT_DEPS)
+$(B)/exports/.stamp: $(EXPORT_DEPS)
 	$(quiet) EXPORT $(B)/exports
-	$(Q)$(PYTHON) generator/export.py -m $(MODEL) -o $(B)/exports
+	$(Q)$(PYTHON) generator/export.py -t $(B)/ioctl.table --ioctlgen $(B)/ioctlgen -o $(B)/exports
 	$(Q)touch $@
 
 exports: $(B)/exports/.stamp
 
-$(EXPORTERS:%=exports-%): exports-%: $(MODEL)
+$(EXPORTERS:%=exports-%): exports-%: $(B)/ioctl.table $(B)/ioctlgen
 	$(quiet) EXPORT $(B)/exports/$*
-	$(Q)$(PYTHON) generator/export.py -m $(MODEL) -o $(B)/exports --only $*
+	$(Q)$(PYTHON) generator/export.py -t $(B)/ioctl.table --ioctlgen $(B)/ioctlgen -o $(B)/exports --only $*
 .PHONY: $(EXPORTERS:%=exports-%)
 
 # ---------------------------------------------------------------- docs (issue 5)

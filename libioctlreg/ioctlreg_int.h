@@ -33,10 +33,11 @@ struct ioctlreg {
 	const struct tbl_number *numbers;
 	const struct tbl_entry *entries;
 	const struct tbl_slot *slots;	/* checked per lookup, not at open */
+	const struct tbl_collision *collisions;
 	const uint32_t *refs;
 	const char *strings;
 	struct abi_view *views;		/* one per ABI */
-	uint32_t n_versions, n_layouts, n_abis, n_headers, n_commands, n_numbers, n_entries, n_slots, n_refs,
+	uint32_t n_versions, n_layouts, n_abis, n_headers, n_commands, n_numbers, n_entries, n_slots, n_collisions, n_refs,
 		 n_strings;
 };
 

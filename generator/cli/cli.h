@@ -116,6 +116,8 @@ bool parse_cli_uint(const char *s, uint64_t *out);
  * as the table records it (relative to the table file's directory).
  * Returns 0 or EXIT_DATA after saying why. */
 int registry_table(const struct registry *reg, const char *spec_dir, struct strbuf *out);
+/* A table as compact JSON, through libioctlreg's API (cli/table_dump.c). */
+void table_dump(const struct ioctlreg *r, struct strbuf *sb);
 
 /* The table decode and annotate answer from (cli/table_open.c): --spec DIR
  * given, that registry's, made now; else --table FILE or build/ioctl.table,

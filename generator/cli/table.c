@@ -64,13 +64,36 @@ static char *spec_from_table(const char *spec, const char *out)
 	return sb.buf;
 }
 
+/* --dump TABLE: the table as JSON, on standard output or -o FILE. */
+static int dump_table(const char *path, const char *out)
+{
+	struct ioctlreg *r;
+	struct strbuf sb = { 0 };
+	char err[PATH_MAX + 100];
+	int rc = 0;
+
+	if (ioctlreg_open(path, &r, err, sizeof(err))) {
+		fprintf(stderr, "ioctlgen table: error: %s\n", err);
+		return EXIT_DATA;
+	}
+	table_dump(r, &sb);
+	ioctlreg_close(r);
+	if (out ? write_file_atomic(out, sb.buf, sb.len) : fwrite(sb.buf, 1, sb.len, stdout) != sb.len) {
+		fprintf(stderr, "%s: error: cannot write: %s\n", out ? out : "standard output", strerror(errno));
+		rc = EXIT_DATA;
+	}
+	sb_release(&sb);
+	return rc;
+}
+
 int cmd_table(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "dump", required_argument, NULL, 'd' },
 		COMMON_OPTIONS,
 		{ 0 } };
-	const char *out = NULL, *spec = NULL;
+	const char *out = NULL, *spec = NULL, *dump = NULL;
 	struct strbuf sb = { 0 };
 	struct registry reg;
 	struct timespec made;
@@ -79,6 +102,8 @@ int cmd_table(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
 		if (c == 'o')
 			out = optarg;
+		else if (c == 'd')
+			dump = optarg;
 		else if (c == OPT_SPEC)
 			spec = optarg;
 		else if (c == OPT_HELP)
@@ -86,6 +111,8 @@ int cmd_table(int argc, char **argv)
 		else
 			return option_error("table", c, argc, argv);
 	}
+	if (dump)
+		return dump_table(dump, out);
 	if (!out)
 		return usage_error("table", "no output file: give -o FILE");
 	if (spec_operand("table", argc, argv, &spec))
