@@ -381,11 +381,11 @@ $(B)/free.json: $(MODEL)
 	$(quiet) FREE $@
 	$(Q)$(B)/ioctlgen free --json --spec $(SPEC) >$@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
-$(B)/site/.stamp: $(MODEL) $(B)/free.json $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp $(B)/layouts.json
+$(B)/site/.stamp: $(MODEL) $(B)/ioctl.table $(B)/free.json $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp $(B)/layouts.json
 	$(quiet) SITE $(B)/site
 	$(Q)$(PYTHON) generator/render_site.py --model $(MODEL) --src $(B)/site-src \
 		--html $(B)/site --ioctlgen $(B)/ioctlgen --audit $(B)/audit --free $(B)/free.json \
-		--layouts $(B)/layouts.json $(if $(Q),>/dev/null)
+		--layouts $(B)/layouts.json --table $(B)/ioctl.table $(if $(Q),>/dev/null)
 	$(Q)touch $@
 
 docs: $(B)/site/.stamp

@@ -45,7 +45,7 @@ def table_rows(d):
     for vi, v in enumerate(versions):
         for c in d["commands"]:
             (name, h, cdir, magic, _, n_params, ntext, since, removed, proto, internal,
-             first, end, alias_of, numbers) = c
+             first, end, alias_of, numbers) = c[:15]
             if v is not None and not first <= vi < end:
                 continue
             nums = dict(zip(abis, numbers[vi]))

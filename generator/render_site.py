@@ -26,6 +26,7 @@ import render_audit  # noqa: E402
 import render_layouts  # noqa: E402
 import site_data  # noqa: E402
 import site_free  # noqa: E402
+import table_reader  # noqa: E402
 from escape import html_text, rst_text  # noqa: E402
 from site_reference import cli_help, schema_pages  # noqa: E402
 from site_view import PLAIN_PAGE, Site, rst_title  # noqa: E402
@@ -83,9 +84,16 @@ def site_environment():
 
 
 def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None, layouts=None,
-           free=None):
+           free=None, table=None):
     model = renderlib.load_model(model_path)
     site = Site(model)
+    # the decoder's numbers: the lookup table's, as decode's and the exports'
+    table = table or os.path.join(os.path.dirname(os.path.abspath(model_path)), "ioctl.table")
+    try:
+        numbers = table_reader.load(table, ioctlgen)
+    except (OSError, ValueError, table_reader.TableError) as e:
+        sys.exit(f"render_site: error: {table}: cannot read the lookup table: {e} "
+                 "(make it: ioctlgen table SPEC -o FILE, beside the model or --table FILE)")
     env = site_environment()
     source = os.path.relpath(os.path.abspath(model_path), TOP) if \
         os.path.abspath(model_path).startswith(TOP + os.sep) else model_path
@@ -153,7 +161,11 @@ def render(model_path, src, docs, schema_dir, ioctlgen, audit_dir=None, layouts=
          schemas=schema_pages(schema_dir),
          schema_dir=os.path.relpath(schema_dir, TOP))
     page("cli-help.inc.j2", "reference/cli-help.inc", help=cli_help(ioctlgen))
-    for rel, text in site_data.files(site.data(), BANNER.format(source=source)).items():
+    try:
+        data = site_data.build(site, numbers)
+    except ValueError as e:
+        sys.exit(f"render_site: error: {table}: {e}")
+    for rel, text in site_data.files(data, BANNER.format(source=source)).items():
         w.write(rel, text)
     w.prune()
     return site, w
@@ -256,10 +268,12 @@ def main():
     ap.add_argument("--layouts", help="the measured struct layouts (build/layouts.json, "
                     "tools/measure-layouts)")
     ap.add_argument("--free", help="`ioctlgen free --json` of the model's spec, for the free codes page")
+    ap.add_argument("--table", help="the lookup table of the model's registry, the decoder's numbers "
+                    "(default: ioctl.table beside the model)")
     a = ap.parse_args()
     t0 = time.monotonic()
     site, w = render(a.model, a.src, a.docs, a.schema_dir, a.ioctlgen, a.audit, a.layouts,
-                     a.free)
+                     a.free, a.table)
     t1 = time.monotonic()
     if a.html:
         html_dir = os.path.abspath(a.html)

@@ -21,7 +21,47 @@ import re
 
 INDEX = "_static/ioctl-data.js"
 PART_DIR = "_static/ioctl-data/"
-NUMS, HREF, NAME = 4, 1, 0
+NAME, HREF, COUNT, NUMS, FREE, RESERVED, MAGIC, ALIAS = 0, 1, 3, 4, 5, 7, 8, 10
+
+
+def build(site, table):
+    """The decoder's data: the site's (Site.data(): links, code labels,
+    headers as the pages name them, argument types, legacy) with every
+    number, size, nr count, flag, alias-of and lifetime taken from the
+    lookup table decode answers from (table_reader.load()), so that the
+    decoder and `ioctlgen decode` cannot disagree.  A table of another
+    registry than the model's is an error, not a mix."""
+    d = site.data()
+    index, k = {}, 0
+    for h in site.m["headers"]:	# the table keeps the model's order
+        for c in h["commands"]:
+            t = table["commands"][k] if k < len(table["commands"]) else None
+            if t is None or t[0] != c["name"] or table["headers"][t[1]][0] != h["path"]:
+                raise ValueError(f"the lookup table is not the model's registry "
+                                 f"({h['path']}: {c['name']}): remake it (make)")
+            index[id(c)] = t
+            k += 1
+    nv = len(table["versions"])
+    lives, byver = [], []
+    site_cmds = [c for v in site.codes + [{"commands": site.plain}] for c in v["commands"]]
+    for x, c in zip(d["commands"], site_cmds):
+        (_, _, cdir, magic, _, _, _, _, _, _, _, first, end, alias_of, numbers,
+         nr_count, reserved, per_version) = index[id(c["c"])]
+        newest = numbers[end - 1] if nv else numbers[0]
+        alias = [a or None for a in alias_of]
+        per = [[n and n[0] for n in numbers[v]] if first <= v < end else None for v in range(nv)]
+        if per_version and any(p is not None and p != per[end - 1] for p in per):
+            byver.append([len(lives), per])	# its numbers differ between versions
+        lives.append((first, end))
+        x[COUNT], x[NUMS], x[RESERVED] = nr_count, [n and n[0] for n in newest], reserved
+        x[FREE] = 1 if any(n and n[3] for n in newest) else 0
+        x[MAGIC] = None if cdir is None else magic
+        # one name, or per ABI where a variant names another (as before)
+        x[ALIAS] = alias if isinstance(x[ALIAS], list) else alias[0]
+    if nv:
+        d["life"] = [[k, f, e] for k, (f, e) in enumerate(lives) if (f, e) != (0, nv)]
+        d["by-version"] = byver
+    return d
 
 
 def _json(x):

@@ -13,7 +13,9 @@
  *                  protocol-code, kernel-internal (0/1), first, end,
  *                  [alias-of per ABI, "" for none],
  *                  [per version (one without versions): [per ABI: null, or
- *                   [number, size, unit, variable, dir name or null, type, nr]]]]],
+ *                   [number, size, unit, variable, dir name or null, type, nr]]],
+ *                  nr-count, reserved, per-version (0/1: its numbers differ
+ *                  between versions)]],
  *    "shared": [[abi, number, versions bit mask, [names, "" between groups]]]}
  */
 #include <stdlib.h>
@@ -102,7 +104,8 @@ static void put_command(struct strbuf *sb, const struct ioctlreg *r, size_t i)
 			sb_putc(sb, ',');
 		put_numbers(sb, r, i, n_versions ? (int)v : IOCTLREG_ANY_VERSION);
 	}
-	sb_lit(sb, "]]");
+	sb_printf(sb, "],%u,%d,%d]", c.nr_count, !!(c.flags & IOCTLREG_RESERVED),
+		  !!(c.flags & IOCTLREG_PER_VERSION));
 }
 
 void table_dump(const struct ioctlreg *r, struct strbuf *sb)
