@@ -384,12 +384,6 @@
 		}).map(function (O) { return 'abi-' + O.name; });
 	}
 
-	/* Load what an answer on abi needs, then call done. */
-	function ready(abi, done)
-	{
-		D.need(partsFor(abi), done);
-	}
-
 	function init()
 	{
 		var form = document.getElementById('decode-form');
@@ -406,7 +400,7 @@
 				return show(text, abi);
 			/* no answer shown until this one's data is there */
 			document.getElementById('decode-result').innerHTML = '';
-			ready(abi, function () { show(text, abi); });
+			D.need(partsFor(abi), function () { show(text, abi); });
 			history.replaceState(null, '', '#' + text.trim() + (abi ? ':' + abi : ''));
 		}
 		form.addEventListener('submit', function (e) { e.preventDefault(); run(); });
@@ -560,7 +554,7 @@
 
 			e.preventDefault();
 			document.getElementById('log-result').innerHTML = '';
-			ready(abi, function () { showLog(text, abi, version); });
+			D.need(partsFor(abi), function () { showLog(text, abi, version); });
 		});
 	}
 
