@@ -48,13 +48,16 @@ LIB_SRC  := $(filter-out generator/cli/%,$(wildcard generator/*.c))
 CLI_SRC  := $(wildcard generator/cli/*.c)
 LIB_OBJ  := $(LIB_SRC:generator/%.c=$(B)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:generator/cli/%.c=$(B)/obj/cli/%.o)
+REG_SRC  := $(filter-out libioctlreg/builtin.c,$(wildcard libioctlreg/*.c))
+REG_OBJ  := $(REG_SRC:libioctlreg/%.c=$(B)/obj/ioctlreg/%.o)
 
 $(B)/obj/%.o: generator/%.c
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(YAML_CFLAGS) -Igenerator -Ilibioctlreg -MMD -MP -c -o $@ $<
 
-$(B)/libioctlgen.a: $(LIB_OBJ)
+# with the table's reader: table.c opens a table it made (table_open_registry)
+$(B)/libioctlgen.a: $(LIB_OBJ) $(REG_OBJ)
 	$(quiet) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -74,8 +77,6 @@ $(B)/ioctl.table: $(B)/ioctlgen $(MODEL)
 	$(quiet) TABLE $@
 	$(Q)$(B)/ioctlgen table $(SPEC) -o $@
 
-REG_SRC  := $(filter-out libioctlreg/builtin.c,$(wildcard libioctlreg/*.c))
-REG_OBJ  := $(REG_SRC:libioctlreg/%.c=$(B)/obj/ioctlreg/%.o)
 REG_PIC  := $(REG_SRC:libioctlreg/%.c=$(B)/lib/obj/%.o) $(B)/lib/obj/builtin.o $(B)/lib/obj/layout.o
 REG_FLAGS = $(WARN) $(CFLAGS) -fvisibility=hidden -Ilibioctlreg -Igenerator -MMD -MP
 REG_SOVER := 1
@@ -147,7 +148,7 @@ install: lib
 # Unit test programs link the library.
 $(B)/test-%: tests/unit/test-%.c $(B)/libioctlgen.a
 	$(quiet) LD $@
-	$(Q)$(CC) $(WARN) $(CFLAGS) -Igenerator -o $@ $< $(B)/libioctlgen.a $(YAML_LIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Igenerator -Ilibioctlreg -o $@ $< $(B)/libioctlgen.a $(YAML_LIBS)
 
 UNIT_PROGS := $(patsubst tests/unit/test-%.c,$(B)/test-%,$(wildcard tests/unit/test-*.c))
 
@@ -353,23 +354,25 @@ driver-test: $(if $(DRIVER),$(B)/ioctlgen $(B)/patches.stamp)
 	$(Q)nice -n 10 tools/driver-test $(if $(VERSION),--version $(VERSION)) "$(DRIVER)"
 
 # ---------------------------------------------------------------- exports (issue 33)
-# The registry in its consumers' formats, from the model only:
+# The registry in its consumers' formats, from the lookup table decode
+# answers from, read through libioctlreg (ioctlgen table --dump):
 # $(B)/exports/<consumer>/ (generator/export.py; docs/exports/*.rst).
 # `make exports` writes every one, `make exports-strace` (syzkaller, go,
 # rust, data) one.
 EXPORTERS   := strace syzkaller go rust data
-EXPORT_DEPS := generator/export.py $(wildcard generator/export_*.py) generator/renderlib.py
+EXPORT_DEPS := generator/export.py $(wildcard generator/export_*.py) generator/renderlib.py \
+	generator/table_reader.py $(B)/ioctl.table $(B)/ioctlgen
 
-$(B)/exports/.stamp: $(MODEL) $(EXPORT_DEPS)
+$(B)/exports/.stamp: $(EXPORT_DEPS)
 	$(quiet) EXPORT $(B)/exports
-	$(Q)$(PYTHON) generator/export.py -m $(MODEL) -o $(B)/exports
+	$(Q)$(PYTHON) generator/export.py -t $(B)/ioctl.table --ioctlgen $(B)/ioctlgen -o $(B)/exports
 	$(Q)touch $@
 
 exports: $(B)/exports/.stamp
 
-$(EXPORTERS:%=exports-%): exports-%: $(MODEL)
+$(EXPORTERS:%=exports-%): exports-%: $(B)/ioctl.table $(B)/ioctlgen
 	$(quiet) EXPORT $(B)/exports/$*
-	$(Q)$(PYTHON) generator/export.py -m $(MODEL) -o $(B)/exports --only $*
+	$(Q)$(PYTHON) generator/export.py -t $(B)/ioctl.table --ioctlgen $(B)/ioctlgen -o $(B)/exports --only $*
 .PHONY: $(EXPORTERS:%=exports-%)
 
 # ---------------------------------------------------------------- docs (issue 5)
@@ -386,11 +389,11 @@ $(B)/free.json: $(MODEL)
 	$(quiet) FREE $@
 	$(Q)$(B)/ioctlgen free --json --spec $(SPEC) >$@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
-$(B)/site/.stamp: $(MODEL) $(B)/free.json $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp $(B)/layouts.json
+$(B)/site/.stamp: $(MODEL) $(B)/ioctl.table $(B)/free.json $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp $(B)/layouts.json
 	$(quiet) SITE $(B)/site
 	$(Q)$(PYTHON) generator/render_site.py --model $(MODEL) --src $(B)/site-src \
 		--html $(B)/site --ioctlgen $(B)/ioctlgen --audit $(B)/audit --free $(B)/free.json \
-		--layouts $(B)/layouts.json $(if $(Q),>/dev/null)
+		--layouts $(B)/layouts.json --table $(B)/ioctl.table $(if $(Q),>/dev/null)
 	$(Q)touch $@
 
 docs: $(B)/site/.stamp
@@ -457,11 +460,19 @@ $(B)/fuzz/obj/%.o: generator/%.c
 		-MMD -MP -c -o $@ $<
 -include $(FUZZ_LIB_OBJ:.o=.d)
 
-$(B)/fuzz/libioctlgen.a: $(FUZZ_LIB_OBJ)
+FUZZ_REG_OBJ := $(REG_SRC:libioctlreg/%.c=$(B)/fuzz/obj/ioctlreg/%.o)
+$(B)/fuzz/obj/ioctlreg/%.o: libioctlreg/%.c
+	@mkdir -p $(@D)
+	$(quiet) FUZZCC $@
+	$(Q)$(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -Ilibioctlreg -Igenerator -MMD -MP -c -o $@ $<
+
+-include $(FUZZ_REG_OBJ:.o=.d)
+
+$(B)/fuzz/libioctlgen.a: $(FUZZ_LIB_OBJ) $(FUZZ_REG_OBJ)
 	$(quiet) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-FUZZ_LINK = $(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(YAML_CFLAGS) -Igenerator
+FUZZ_LINK = $(CLANG) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(YAML_CFLAGS) -Igenerator -Ilibioctlreg
 
 $(B)/fuzz/fuzz-load: tests/fuzz/fuzz-load.c $(B)/fuzz/libioctlgen.a
 	$(quiet) FUZZ $@
@@ -503,7 +514,7 @@ $(B)/asan/obj/ioctlreg/%.o: libioctlreg/%.c
 	$(quiet) ASAN $@
 	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) -Ilibioctlreg -Igenerator -MMD -MP -c -o $@ $<
 
-$(B)/asan/libioctlgen.a: $(ASAN_LIB_OBJ)
+$(B)/asan/libioctlgen.a: $(ASAN_LIB_OBJ) $(ASAN_REG_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(B)/asan/ioctlgen: $(ASAN_CLI_OBJ) $(ASAN_REG_OBJ) $(B)/asan/libioctlgen.a
@@ -512,7 +523,7 @@ $(B)/asan/ioctlgen: $(ASAN_CLI_OBJ) $(ASAN_REG_OBJ) $(B)/asan/libioctlgen.a
 
 $(B)/asan/test-%: tests/unit/test-%.c $(B)/asan/libioctlgen.a
 	$(quiet) LD $@
-	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) -Igenerator -o $@ $< $(B)/asan/libioctlgen.a $(YAML_LIBS)
+	$(Q)$(CLANG) $(WARN) -O1 -g $(SAN_FLAGS) -Igenerator -Ilibioctlreg -o $@ $< $(B)/asan/libioctlgen.a $(YAML_LIBS)
 
 $(B)/asan/test-ioctlreg: tests/lookup/test-ioctlreg.c $(ASAN_REG_OBJ) $(B)/asan/libioctlgen.a
 	$(quiet) LD $@

@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """The registry in the formats its consumers take (issue 33), from the
-model only: OUT/<consumer>/..., each file written atomically and only when
-it changed; a file an earlier run wrote there and this one does not is
-removed.  docs/exports/*.rst describe each format.
+lookup table decode answers from (build/ioctl.table, read through
+libioctlreg: generator/table_reader.py): OUT/<consumer>/..., each file
+written atomically and only when it changed; a file an earlier run wrote
+there and this one does not is removed.  docs/exports/*.rst describe each
+format.
 
-    export.py -m build/model.json -o build/exports [--only CONSUMER]...
+    export.py -t build/ioctl.table -o build/exports [--ioctlgen build/ioctlgen] [--only CONSUMER]...
 
 Consumers: strace, syzkaller, go, rust, data (JSON and CSV)."""
 
@@ -23,6 +25,7 @@ import export_rust          # noqa: E402
 import export_strace        # noqa: E402
 import export_syzkaller     # noqa: E402
 import renderlib            # noqa: E402
+import table_reader         # noqa: E402
 
 WRITERS = {
     "strace": export_strace.files,
@@ -47,20 +50,23 @@ def write_tree(top, files):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-m", "--model", required=True)
+    ap.add_argument("-t", "--table", required=True, help="the lookup table (build/ioctl.table)")
+    ap.add_argument("--ioctlgen", default=os.path.join(renderlib.TOP, "build", "ioctlgen"),
+                    help="the ioctlgen that reads it (its table --dump)")
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--only", action="append", choices=sorted(WRITERS))
     ap.add_argument("-v", "--verbose", action="store_true", help="time each consumer")
     a = ap.parse_args(argv)
     t0 = time.monotonic()
     try:
-        model = renderlib.load_model(a.model)
-    except (OSError, ValueError) as e:
-        sys.exit(f"{a.model}: error: cannot read the model: {e}")
-    rows = export_rows.rows(model)
+        table = table_reader.load(a.table, a.ioctlgen)
+    except (OSError, ValueError, table_reader.TableError) as e:
+        sys.exit(f"{a.table}: error: cannot read the lookup table: {e}")
+    model = table_reader.meta(table)	# versions, ABIs: what the writers take besides rows
+    rows = export_rows.table_rows(table)
     groups = export_rows.grouped(rows)
     if a.verbose:
-        print(f"  model and rows: {len(rows)} rows, {time.monotonic() - t0:.2f} s")
+        print(f"  table and rows: {len(rows)} rows, {time.monotonic() - t0:.2f} s")
     for name in a.only or sorted(WRITERS):
         t = time.monotonic()
         files = WRITERS[name](model, rows, groups)

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """The rows every export is written from: one per (known version, ABI,
-command), each field taken from the model as it stands (numbers, sizes,
-fields of a plain number as its ABI's layout splits them, shared numbers
-from `collisions`).  Nothing here computes a number."""
+command), each field taken from the lookup table decode answers from
+(generator/table_reader.py: numbers, sizes, fields of a plain number as its
+ABI's layout splits them, the shared numbers).  Nothing here computes a
+number."""
 
 import renderlib
+import table_reader
 
 # The columns of a row, in the order the CSV writes them (docs: exports).
 COLUMNS = ("version", "abi", "name", "header", "number", "hex", "dir", "type",
@@ -12,25 +14,10 @@ COLUMNS = ("version", "abi", "name", "header", "number", "hex", "dir", "type",
            "shared-with", "family", "plain", "unit-size", "kind")
 
 
-def abi_table(model):
-    """ABI name -> its model entry; and base ABI -> its time64 variant."""
-    abis = {a["name"]: a for a in model["abis"]}
-    variant = {a["variant-of"]: a["name"] for a in model["abis"] if a.get("variant-of")}
-    return abis, variant
-
-
-def shared_index(model):
-    """(abi, number) -> [(versions, groups)] of the model's collisions."""
-    index = {}
-    for col in model["collisions"]:
-        index.setdefault((col["abi"], col["number"]), []).append(
-            (set(col["versions"]), col["groups"]))
-    return index
-
-
 def shared_with(index, abi, number, version, name):
     """The names of the other commands (not aliases of this one) that carry
-    the number on the ABI in the version, in the model's order."""
+    the number on the ABI in the version, in the registry's order
+    (index: table_reader.shared_groups())."""
     out = []
     for versions, groups in index.get((abi, number), ()):
         if versions and version not in versions:
@@ -41,62 +28,59 @@ def shared_with(index, abi, number, version, name):
     return out
 
 
-def scope(header, command):
-    """uapi, or kernel-internal where the model flags the command or its
-    header so (issue 33: helper H4's flag; absent, every command is uapi)."""
-    if command.get("kernel-internal") or header.get("kernel-internal"):
-        return "kernel-internal"
-    return "uapi"
-
-
-def rows(model):
+def table_rows(d):
     """Every row of every known version, oldest version first, then the
-    model's header and command order, then the model's ABI order.  A
-    variant (`variants`) gives the nr and alias-of of the ABIs it names.  A
-    model without versions gives rows of version None.  Reserved commands (not
-    compiled by their header) carry no number on any ABI and give none."""
-    abis, variant = abi_table(model)
-    order = [a["name"] for a in model["abis"]]
-    index = shared_index(model)
+    table's header and command order (the model's), then its ABI order,
+    from the table's dump (table_reader.load()).  A plain number's fields,
+    and every command's nr, are its number's on the ABI's layout
+    (ioctlreg_split()): a variant's nr is the one its number carries.  A
+    table without versions gives rows of version None.  Reserved commands
+    carry no number on any ABI and give none."""
+    abis = [a[0] for a in d["abis"]]
+    variant = {abis[a[3]]: a[0] for a in d["abis"] if a[3] is not None}
+    index = table_reader.shared_groups(d)
+    versions = d["versions"] or [None]
+    headers = d["headers"]
     out = []
-    for v in version_list(model):
-        view = model if v is None else renderlib.version_view(model, v)
-        for h in view["headers"]:
-            for c in h["commands"]:
-                nums = c["numbers"]
-                sc = scope(h, c)
-                var = {a: x for x in c["variants"] for a in x["abis"]}
-                for a in order:
-                    n = nums.get(a)
-                    if n is None:
-                        continue
-                    t64 = None
-                    if a in variant:
-                        other = nums.get(variant[a])
-                        if other is not None and other["number"] != n["number"]:
-                            t64 = other["hex"]
-                    plain = c["number"] is not None
-                    x = var.get(a, {})
-                    nr = x.get("nr") if x.get("nr") is not None else c["nr"]
-                    alias = x.get("alias-of") or c["alias-of"]
-                    out.append({
-                        "version": v, "abi": a, "name": c["name"], "header": h["path"],
-                        "number": n["number"], "hex": n["hex"],
-                        "dir": n.get("dir") if plain else c["dir"],
-                        "type": n.get("type") if plain else c["magic"],
-                        "nr": n.get("nr") if plain else nr,
-                        "size": n["size"], "scope": sc,
-                        "since": c["since"], "removed": c["removed"],
-                        "time64": t64, "alias-of": alias,
-                        "shared-with": shared_with(index, a, n["number"], v, c["name"]),
-                        "family": bool(c["params"]),
-                        "plain": c["number-text"] if plain else None,
-                        "unit-size": n.get("unit-size"),
-                        # a protocol code is written into a driver's buffer,
-                        # never passed to ioctl() (binder's BC_*, BR_*)
-                        "kind": c.get("kind") or "request",
-                        "arch-header": h["arch"],
-                    })
+    for vi, v in enumerate(versions):
+        for c in d["commands"]:
+            (name, h, cdir, magic, _, n_params, ntext, since, removed, proto, internal,
+             first, end, alias_of, numbers) = c[:15]
+            if v is not None and not first <= vi < end:
+                continue
+            nums = dict(zip(abis, numbers[vi]))
+            # spelled as a number (0x5401): its fields as the layout splits
+            # it; as another's name (FIONREAD): none
+            plain = cdir is None and ntext is not None
+            named = cdir is None and ntext is None
+            for a in abis:
+                n = nums[a]
+                if n is None:
+                    continue
+                number, size, unit, variable, ndir, ntype, nnr = n
+                t64 = None
+                if a in variant:
+                    other = nums.get(variant[a])
+                    if other is not None and other[0] != number:
+                        t64 = "0x%08x" % other[0]
+                out.append({
+                    "version": v, "abi": a, "name": name, "header": headers[h][0],
+                    "number": number, "hex": "0x%08x" % number,
+                    "dir": None if named or (plain and ndir is None)
+                    else table_reader.DIRS[ndir if plain else cdir],
+                    "type": None if named else ntype if plain else magic,
+                    "nr": None if named else nnr,
+                    "size": None if variable else size,
+                    "scope": "kernel-internal" if internal else "uapi",
+                    "since": since, "removed": removed,
+                    "time64": t64, "alias-of": alias_of[abis.index(a)] or None,
+                    "shared-with": shared_with(index, a, number, v, name),
+                    "family": n_params > 0,
+                    "plain": ntext if plain else None,
+                    "unit-size": unit or None,
+                    "kind": "protocol-code" if proto else "request",
+                    "arch-header": headers[h][1] or None,
+                })
     return out
 
 

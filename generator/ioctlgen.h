@@ -26,7 +26,7 @@
  *   number_table.c     an ABI's numbers sorted by key, size and spec order
  *   collisions.c       numbers that several commands share
  * After the check:
- *   lookup.c    numbers back to commands, per ABI
+ *   table.c     the lookup table libioctlreg reads: numbers back to commands
  *   free.c      free magic codes and nrs, and what a proposed number clashes with
  *   lint.c      the lint: what the registry says about the kernel, by class
  *   json.c, model*.c  the versioned JSON model that every renderer reads
@@ -41,11 +41,11 @@
 #include "layout.h"
 #include "lint.h"
 #include "load.h"
-#include "lookup.h"
 #include "model.h"
 #include "numbers.h"
 #include "parse.h"
 #include "registry.h"
+#include "table.h"
 #include "util.h"
 
 #endif

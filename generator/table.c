@@ -8,10 +8,13 @@
  * YAML and checks nothing.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ioctlreg.h"
 #include "table_format.h"
+#include "model.h"
 #include "numbers.h"
 #include "table.h"
 
@@ -146,13 +149,16 @@ static void put_command(struct writer *w, const struct command *c, uint32_t head
 	const struct registry *reg = w->reg;
 	struct tbl_command *t = sec_add(&w->sec[TBL_COMMANDS]);
 	struct strbuf life = { 0 };
-	uint32_t params = w->sec[TBL_REFS].count, roots;
+	uint32_t params = w->sec[TBL_REFS].count, roots, alias_of;
 
 	for (size_t p = 0; p < c->n_params; p++)
 		ref(w, c->params[p]);
 	roots = w->sec[TBL_REFS].count;
 	for (size_t k = 0; k < reg->n_abis; k++)
 		ref(w, command_alias_root_on(c, &reg->abis[k]));
+	alias_of = w->sec[TBL_REFS].count;
+	for (size_t k = 0; k < reg->n_abis; k++)
+		ref(w, command_alias_on(c, &reg->abis[k]));
 	lifetime_describe(reg, &c->life, &life);
 	/* sec_add may move the section: t is looked up again */
 	t = (struct tbl_command *)(w->sec[TBL_COMMANDS].sb.buf +
@@ -168,7 +174,9 @@ static void put_command(struct writer *w, const struct command *c, uint32_t head
 		.nr_param = param_index(c, c->nr_param), .size_param = param_index(c, c->size_param),
 		.life_first = (uint32_t)c->life.first, .life_end = (uint32_t)c->life.end,
 		.lifetime = str(&w->pool, life.len ? life.buf : ""),
-		.alias_roots = roots, .numbers = TBL_NONE };
+		.alias_roots = roots, .alias_of = alias_of, .numbers = TBL_NONE,
+		.since = str(&w->pool, c->life.since), .removed = str(&w->pool, c->life.removed),
+		.number_text = str(&w->pool, c->number_text) };
 	sb_release(&life);
 	plain_fields(reg, c, t);
 	if (!c->numbers)
@@ -240,6 +248,30 @@ static void put_entries(struct writer *w, size_t k, const uint32_t *index_of,
 	put_slots(w, k);
 }
 
+/* The shared numbers, as collisions.c found them: names by group, "" between. */
+static void put_collisions(struct writer *w)
+{
+	const struct registry *reg = w->reg;
+
+	for (size_t i = 0; i < reg->n_collisions; i++) {
+		const struct collision *col = &reg->collisions[i];
+		uint32_t names = w->sec[TBL_REFS].count;
+		struct tbl_collision *t;
+		long m;
+
+		for (size_t g = 0; g < col->n_groups; g++) {
+			if (g)
+				ref(w, "");
+			for (size_t k = 0; (m = collision_member(col, g, k)) >= 0; k++)
+				ref(w, col->cmds[m]->name);
+		}
+		t = sec_add(&w->sec[TBL_COLLISIONS]);
+		*t = (struct tbl_collision){ (uint32_t)(col->abi - reg->abis), col->number,
+					     (uint32_t)col->versions, (uint32_t)(col->versions >> 32),
+					     names, w->sec[TBL_REFS].count - names };
+	}
+}
+
 static void put_registry(struct writer *w)
 {
 	const struct registry *reg = w->reg;
@@ -265,14 +297,15 @@ static void put_registry(struct writer *w)
 		*t = (struct tbl_abi){
 			.name = str(&w->pool, a->name),
 			.layout = a->layout ? (uint32_t)(a->layout - reg->layouts) : TBL_NONE,
-			.variant_of = a->variant_of ? (uint32_t)(a->variant_of - reg->abis) : TBL_NONE };
+			.variant_of = a->variant_of ? (uint32_t)(a->variant_of - reg->abis) : TBL_NONE,
+			.arch = str(&w->pool, a->arch) };
 	}
 	for (size_t h = 0; h < reg->n_headers; h++) {
 		const struct header *hd = &reg->headers[h];
 		struct tbl_header *t = sec_add(&w->sec[TBL_HEADERS]);
 
 		*t = (struct tbl_header){ str(&w->pool, hd->path), (uint32_t)i,
-					  (uint32_t)hd->n_commands };
+					  (uint32_t)hd->n_commands, str(&w->pool, hd->arch) };
 		for (size_t c = 0; c < hd->n_commands; c++, i++) {
 			cmds[i] = &hd->commands[c];
 			index_of[i] = (uint32_t)i;
@@ -281,19 +314,21 @@ static void put_registry(struct writer *w)
 	}
 	for (size_t k = 0; k < reg->n_abis; k++)
 		put_entries(w, k, index_of, cmds, n_cmds);
+	put_collisions(w);
 	free(cmds);
 	free(index_of);
 }
 
-int table_build(const struct registry *reg, const char *spec_dir_abs, const struct timespec *made,
-		struct strbuf *out)
+int table_build(const struct registry *reg, const char *spec_dir, struct strbuf *out)
 {
 	static const size_t elem[TBL_SECTIONS] = {
 		sizeof(struct tbl_version), sizeof(struct tbl_layout), sizeof(struct tbl_abi),
 		sizeof(struct tbl_header), sizeof(struct tbl_command), sizeof(struct tbl_number),
-		sizeof(struct tbl_entry), sizeof(struct tbl_slot), sizeof(uint32_t), 1 };
+		sizeof(struct tbl_entry), sizeof(struct tbl_slot), sizeof(struct tbl_collision),
+		sizeof(uint32_t), 1 };
 	struct writer w = { .reg = reg };
-	struct tbl_head head = { .format = TBL_FORMAT, .byte_order = TBL_BYTE_ORDER };
+	struct tbl_head head = { .format = TBL_FORMAT, .byte_order = TBL_BYTE_ORDER,
+				 .model_version = IOCTLGEN_MODEL_VERSION };
 	size_t at = sizeof(head);
 	int rc = 0;
 
@@ -301,14 +336,11 @@ int table_build(const struct registry *reg, const char *spec_dir_abs, const stru
 		w.sec[s].elem = elem[s];
 	w.pool.sec.elem = 1;
 	str(&w.pool, "");
-	head.spec_dir = str(&w.pool, spec_dir_abs);
+	head.spec_dir = str(&w.pool, spec_dir);
 	put_registry(&w);
 	w.sec[TBL_STRINGS] = w.pool.sec;
 	w.sec[TBL_STRINGS].count = (uint32_t)w.pool.sec.sb.len;
 	memcpy(head.magic, TBL_MAGIC, sizeof(head.magic));
-	head.made_sec_lo = (uint32_t)made->tv_sec;
-	head.made_sec_hi = (uint32_t)((uint64_t)made->tv_sec >> 32);
-	head.made_nsec = (uint32_t)made->tv_nsec;
 	for (int s = 0; s < TBL_SECTIONS; s++) {
 		at = (at + 7) & ~(size_t)7;
 		head.sec[s].offset = (uint32_t)at;
@@ -328,4 +360,15 @@ int table_build(const struct registry *reg, const char *spec_dir_abs, const stru
 	}
 	free(w.pool.slots);
 	return rc;
+}
+
+int table_open_registry(const struct registry *reg, const char *spec_dir, struct strbuf *mem,
+			struct ioctlreg **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (table_build(reg, spec_dir, mem)) {
+		snprintf(err, errlen, "the registry does not fit a lookup table (offsets are 32-bit)");
+		return -1;
+	}
+	return ioctlreg_open_buffer(mem->buf, mem->len, out, err, errlen);
 }

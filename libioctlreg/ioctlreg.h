@@ -11,7 +11,9 @@
  * lives until ioctlreg_close().  Nothing here allocates per call; a table
  * may be read from several threads at once.
  *
- * API version 1: names and meanings below stay; later versions only add.
+ * API version 2: names and meanings below stay; later versions only add
+ * (2 added what the exports need: arches, the spec's texts, per-ABI
+ * alias-of, shared numbers).
  */
 #ifndef IOCTLREG_H
 #define IOCTLREG_H
@@ -23,7 +25,7 @@
 extern "C" {
 #endif
 
-#define IOCTLREG_API_VERSION 1
+#define IOCTLREG_API_VERSION 2
 
 #if defined(__GNUC__)
 #define IOCTLREG_EXPORT __attribute__((visibility("default")))
@@ -43,8 +45,11 @@ IOCTLREG_EXPORT int ioctlreg_open_buffer(const void *data, size_t len, struct io
 IOCTLREG_EXPORT int ioctlreg_open_builtin(struct ioctlreg **out, char *err, size_t errlen);
 IOCTLREG_EXPORT void ioctlreg_close(struct ioctlreg *r);
 
-/* Where and when the table was made: the spec directory (absolute) and the
- * time it was read (seconds and nanoseconds since the epoch). */
+/* Where and when the table was made: the spec directory, relative to the
+ * directory of the table file (the bytes name no absolute path), and for a
+ * table opened from a file its mtime, which `ioctlgen table` sets to the
+ * time it read the registry (seconds and nanoseconds since the epoch; 0 for
+ * a buffer or the built-in table). */
 IOCTLREG_EXPORT const char *ioctlreg_spec_dir(const struct ioctlreg *r);
 IOCTLREG_EXPORT void ioctlreg_made(const struct ioctlreg *r, int64_t *sec, long *nsec);
 
@@ -176,6 +181,43 @@ IOCTLREG_EXPORT size_t ioctlreg_header_commands(const struct ioctlreg *r, size_t
  * first max indexes in *cmds. */
 IOCTLREG_EXPORT size_t ioctlreg_magic_commands(const struct ioctlreg *r, unsigned int magic,
 					       size_t *cmds, size_t max);
+
+/* ---------------------------------------------------------------- what the exports write (API 2) */
+
+/* The version of the JSON model (build/model.json) the table was made with. */
+IOCTLREG_EXPORT unsigned int ioctlreg_model_version(const struct ioctlreg *r);
+/* The ARCH of an ABI ("x86"); of a header, the ARCH of an arch/<ARCH>/
+ * header ("powerpc" for its asm/ioctls.h), "" for others.  NULL out of range. */
+IOCTLREG_EXPORT const char *ioctlreg_abi_arch(const struct ioctlreg *r, size_t abi);
+IOCTLREG_EXPORT const char *ioctlreg_header_arch(const struct ioctlreg *r, size_t h);
+
+/* A command's texts as its spec writes them; "" where it has none. */
+enum ioctlreg_text {
+	IOCTLREG_SINCE,		/* since: the first version ("" : the oldest known) */
+	IOCTLREG_REMOVED,	/* removed: the first version without it ("": still there) */
+	IOCTLREG_NUMBER_TEXT,	/* a plain number as its header writes it ("0x5401") */
+};
+IOCTLREG_EXPORT const char *ioctlreg_command_text(const struct ioctlreg *r, size_t cmd,
+						  enum ioctlreg_text which);
+/* The command this one is declared another name of on an ABI (its variant's
+ * alias-of there, else its own), "" when none: one step of the chain
+ * ioctlreg_command_alias_root() follows to its end. */
+IOCTLREG_EXPORT const char *ioctlreg_command_alias_of(const struct ioctlreg *r, size_t cmd,
+						      size_t abi);
+
+/* The numbers several commands carry on an ABI (the registry's shared
+ * numbers), in the registry's order. */
+struct ioctlreg_shared {
+	size_t abi;
+	uint32_t number;
+	uint64_t versions;	/* bit v: they share it in version v (0: no versions known) */
+	size_t n_names;		/* ioctlreg_shared_name()'s k runs up to n_names - 1 */
+};
+IOCTLREG_EXPORT size_t ioctlreg_shared_count(const struct ioctlreg *r);
+IOCTLREG_EXPORT int ioctlreg_shared(const struct ioctlreg *r, size_t i, struct ioctlreg_shared *s);
+/* Its names by group (the names whose alias-of chains end in one command,
+ * the root's first), "" between two groups; NULL out of range. */
+IOCTLREG_EXPORT const char *ioctlreg_shared_name(const struct ioctlreg *r, size_t i, size_t k);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,8 @@ struct ioctlreg {
 	const unsigned char *base;
 	size_t size;
 	bool mapped;		/* munmap() at close */
+	int64_t made_sec;	/* a file's mtime (ioctlreg_made), else 0 */
+	long made_nsec;
 	const struct tbl_head *head;
 	const struct tbl_version *versions;
 	const struct tbl_layout *layouts;
@@ -31,10 +33,11 @@ struct ioctlreg {
 	const struct tbl_number *numbers;
 	const struct tbl_entry *entries;
 	const struct tbl_slot *slots;	/* checked per lookup, not at open */
+	const struct tbl_collision *collisions;
 	const uint32_t *refs;
 	const char *strings;
 	struct abi_view *views;		/* one per ABI */
-	uint32_t n_versions, n_layouts, n_abis, n_headers, n_commands, n_numbers, n_entries, n_slots, n_refs,
+	uint32_t n_versions, n_layouts, n_abis, n_headers, n_commands, n_numbers, n_entries, n_slots, n_collisions, n_refs,
 		 n_strings;
 };
 

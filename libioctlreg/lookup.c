@@ -5,7 +5,9 @@
  * size and spec order (generator/number_table.c sorted them).
  * Families whose size the caller gives match any size: two runs match, the
  * entries of size 0 (the variable-size ones among them) and those of the
- * number's size, merged in spec order as generator/lookup.c does.
+ * number's size, merged in spec order.  The one lookup of the project:
+ * ioctlgen, its tests and fuzzer look numbers up here too
+ * (generator/table.c: table_open_registry()).
  */
 #include "ioctlreg_int.h"
 

@@ -13,24 +13,26 @@
 #include <stdint.h>
 
 #define TBL_MAGIC "IOCTLREG"
-#define TBL_FORMAT 1
+#define TBL_FORMAT 2
 #define TBL_BYTE_ORDER 0x01020304u
 #define TBL_NONE UINT32_MAX	/* an index that names nothing */
 
 /* The sections, in the order they follow the head. */
 enum tbl_section {
 	TBL_VERSIONS, TBL_LAYOUTS, TBL_ABIS, TBL_HEADERS, TBL_COMMANDS,
-	TBL_NUMBERS, TBL_ENTRIES, TBL_SLOTS, TBL_REFS, TBL_STRINGS, TBL_SECTIONS
+	TBL_NUMBERS, TBL_ENTRIES, TBL_SLOTS, TBL_COLLISIONS, TBL_REFS, TBL_STRINGS, TBL_SECTIONS
 };
 
 struct tbl_head {
 	char magic[8];
 	uint32_t format, byte_order;
 	uint32_t size_lo, size_hi;	/* the whole table, in bytes */
-	/* when the registry was read (CLOCK_REALTIME): a spec file changed
-	 * later makes the table stale */
-	uint32_t made_sec_lo, made_sec_hi, made_nsec;
-	uint32_t spec_dir;	/* string: the spec directory, absolute */
+	/* string: the spec directory, relative to the table file's directory.
+	 * No time and no absolute path: the same registry gives the same bytes
+	 * in any clone at any time.  Staleness is the file's own mtime, which
+	 * `ioctlgen table` sets to when it started reading the registry. */
+	uint32_t spec_dir;
+	uint32_t model_version;	/* the model (model.json) the table matches */
 	struct { uint32_t offset, count; } sec[TBL_SECTIONS];
 };
 
@@ -44,11 +46,15 @@ struct tbl_layout {
 
 struct tbl_abi {
 	uint32_t name, layout, variant_of;	/* layout, variant_of: TBL_NONE for none */
+	uint32_t arch;			/* string: the ARCH its headers come from */
 	uint32_t first_entry, n_entries;	/* its run of TBL_ENTRIES */
 	uint32_t first_slot, n_slots;	/* its hash of keys in TBL_SLOTS; n_slots a power of 2 */
 };
 
-struct tbl_header { uint32_t path, first_command, n_commands; };
+struct tbl_header {
+	uint32_t path, first_command, n_commands;
+	uint32_t arch;	/* string: an arch/<arch>/ header's ARCH, or "" */
+};
 
 enum tbl_command_flags {
 	TBL_NUMBERED = 1 << 0,		/* numbers holds its numbers */
@@ -68,6 +74,9 @@ struct tbl_command {
 	uint32_t life_first, life_end;	/* versions[first .. end) */
 	uint32_t lifetime;		/* string: "6.1 only; removed in 6.12", or "" */
 	uint32_t alias_roots;		/* refs: one string per ABI */
+	uint32_t alias_of;		/* refs: per ABI, the alias-of there (a variant's), or "" */
+	uint32_t since, removed;	/* strings: as the spec writes them, or "" */
+	uint32_t number_text;		/* string: a plain number as its header spells it, or "" */
 	/* TBL_NUMBERS: n_abis of the newest version it exists in, then with
 	 * TBL_PER_VERSION n_abis for each version of its life, oldest first */
 	uint32_t numbers;
@@ -87,6 +96,13 @@ struct tbl_entry {
 };
 
 #define TBL_ENTRY_VARIABLE 0x80000000u
+
+/* A number several commands share on an ABI (generator/collisions.c): names
+ * are refs in group order (the alias root first), "" between groups. */
+struct tbl_collision {
+	uint32_t abi, number, versions_lo, versions_hi;
+	uint32_t names, n_names;
+};
 
 /*
  * A key's run of entries on one ABI (first relative to the ABI's first

@@ -18,7 +18,8 @@
 static const size_t elem[TBL_SECTIONS] = {
 	sizeof(struct tbl_version), sizeof(struct tbl_layout), sizeof(struct tbl_abi),
 	sizeof(struct tbl_header), sizeof(struct tbl_command), sizeof(struct tbl_number),
-	sizeof(struct tbl_entry), sizeof(struct tbl_slot), sizeof(uint32_t), 1 };
+	sizeof(struct tbl_entry), sizeof(struct tbl_slot), sizeof(struct tbl_collision),
+	sizeof(uint32_t), 1 };
 
 static bool str_ok(const struct ioctlreg *r, uint32_t off)
 {
@@ -39,9 +40,11 @@ static const char *check_command(const struct ioctlreg *r, const struct tbl_comm
 {
 	uint32_t blocks;
 
-	if (!str_ok(r, c->name) || !str_ok(r, c->lifetime) || c->header >= r->n_headers)
+	if (!str_ok(r, c->name) || !str_ok(r, c->lifetime) || c->header >= r->n_headers ||
+	    !str_ok(r, c->since) || !str_ok(r, c->removed) || !str_ok(r, c->number_text))
 		return "a command's name or header is out of range";
-	if (!refs_ok(r, c->params, c->n_params) || !refs_ok(r, c->alias_roots, r->n_abis))
+	if (!refs_ok(r, c->params, c->n_params) || !refs_ok(r, c->alias_roots, r->n_abis) ||
+	    !refs_ok(r, c->alias_of, r->n_abis))
 		return "a command's parameters are out of range";
 	if ((c->nr_param != TBL_NONE && c->nr_param >= c->n_params) ||
 	    (c->size_param != TBL_NONE && c->size_param >= c->n_params))
@@ -78,7 +81,7 @@ static const char *check_records(const struct ioctlreg *r)
 	for (uint32_t k = 0; k < r->n_abis; k++) {
 		const struct tbl_abi *a = &r->abis[k];
 
-		if (!str_ok(r, a->name) || (a->layout != TBL_NONE && a->layout >= r->n_layouts) ||
+		if (!str_ok(r, a->name) || !str_ok(r, a->arch) || (a->layout != TBL_NONE && a->layout >= r->n_layouts) ||
 		    (a->variant_of != TBL_NONE && a->variant_of >= r->n_abis) ||
 		    a->first_entry > r->n_entries || a->n_entries > r->n_entries - a->first_entry ||
 		    (a->layout == TBL_NONE && a->n_entries) ||
@@ -89,7 +92,7 @@ static const char *check_records(const struct ioctlreg *r)
 	for (uint32_t h = 0, next = 0; h < r->n_headers; h++) {
 		const struct tbl_header *hd = &r->headers[h];
 
-		if (!str_ok(r, hd->path) || hd->first_command != next ||
+		if (!str_ok(r, hd->path) || !str_ok(r, hd->arch) || hd->first_command != next ||
 		    hd->n_commands > r->n_commands - next)
 			return "a header's commands are out of range";
 		next += hd->n_commands;
@@ -102,6 +105,10 @@ static const char *check_records(const struct ioctlreg *r)
 	for (uint32_t i = 0; i < r->n_entries; i++)
 		if ((r->entries[i].command & ~TBL_ENTRY_VARIABLE) >= r->n_commands)
 			return "an entry's command is out of range";
+	for (uint32_t i = 0; i < r->n_collisions; i++)
+		if (r->collisions[i].abi >= r->n_abis ||
+		    !refs_ok(r, r->collisions[i].names, r->collisions[i].n_names))
+			return "a shared number is out of range";
 	return NULL;
 }
 
@@ -134,6 +141,8 @@ const char *table_check(struct ioctlreg *r)
 	r->numbers = at[TBL_NUMBERS];
 	r->entries = at[TBL_ENTRIES];
 	r->slots = at[TBL_SLOTS];
+	r->collisions = at[TBL_COLLISIONS];
+	r->n_collisions = h->sec[TBL_COLLISIONS].count;
 	r->refs = at[TBL_REFS];
 	r->strings = at[TBL_STRINGS];
 	r->n_versions = h->sec[TBL_VERSIONS].count;
@@ -233,6 +242,8 @@ int ioctlreg_open(const char *path, struct ioctlreg **out, char *err, size_t err
 		return -1;
 	}
 	(*out)->mapped = true;
+	(*out)->made_sec = (int64_t)st.st_mtim.tv_sec;
+	(*out)->made_nsec = st.st_mtim.tv_nsec;
 	return 0;
 }
 
@@ -253,6 +264,6 @@ const char *ioctlreg_spec_dir(const struct ioctlreg *r)
 
 void ioctlreg_made(const struct ioctlreg *r, int64_t *sec, long *nsec)
 {
-	*sec = (int64_t)((uint64_t)r->head->made_sec_hi << 32 | r->head->made_sec_lo);
-	*nsec = (long)r->head->made_nsec;
+	*sec = r->made_sec;
+	*nsec = r->made_nsec;
 }

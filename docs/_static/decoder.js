@@ -4,7 +4,8 @@
  * size with the encoding layout of each ABI, and list the commands that the
  * registry gives that number.  The layouts and every command's number come
  * from window.IOCTL_DATA (_static/ioctl-data.js, generated from the registry
- * model), loaded once with the page; nothing is fetched afterwards.
+ * model); the commands and each ABI's numbers are loaded when a number is
+ * first decoded on that ABI (ioctl-load.js: IOCTL_DATA.need()), once each.
  *
  * IOCTL_DATA.commands[i] = [name, href, type, nr-count, [number per ABI],
  *                           caller-given size, legacy, reserved, magic,
@@ -365,6 +366,17 @@
 			rows.join('') + '</tbody></table>';
 	}
 
+	/* The data parts an answer on ABI abi ('' or undefined: every ABI)
+	 * needs: its numbers and its time64 variant's or base's (variantNote). */
+	function partsFor(abi)
+	{
+		var i = D.abis.findIndex(function (L) { return L.name === abi; });
+
+		return D.abis.filter(function (O, v) {
+			return i < 0 || v === i || O['variant-of'] === i || D.abis[i]['variant-of'] === v;
+		}).map(function (O) { return 'abi-' + O.name; });
+	}
+
 	function init()
 	{
 		var form = document.getElementById('decode-form');
@@ -375,10 +387,14 @@
 		if (!form || !D)
 			return;
 		function run() {
-			show(input.value, select.value);
-			if (parse(input.value) !== null)
-				history.replaceState(null, '', '#' + input.value.trim() +
-					(select.value ? ':' + select.value : ''));
+			var text = input.value, abi = select.value;
+
+			if (parse(text) === null)
+				return show(text, abi);
+			/* no answer shown until this one's data is there */
+			document.getElementById('decode-result').innerHTML = '';
+			D.need(partsFor(abi), function () { show(text, abi); });
+			history.replaceState(null, '', '#' + text.trim() + (abi ? ':' + abi : ''));
 		}
 		form.addEventListener('submit', function (e) { e.preventDefault(); run(); });
 		select.addEventListener('change', run);
@@ -525,20 +541,24 @@
 		if (!form)
 			return;
 		form.addEventListener('submit', function (e) {
+			var text = document.getElementById('log-input').value;
+			var abi = document.getElementById('log-abi').value;
+			var version = document.getElementById('log-version').value;
+
 			e.preventDefault();
-			showLog(document.getElementById('log-input').value,
-				document.getElementById('log-abi').value,
-				document.getElementById('log-version').value);
+			document.getElementById('log-result').innerHTML = '';
+			D.need(partsFor(abi), function () { showLog(text, abi, version); });
 		});
 	}
 
-	/* For tests and the console: the fields and command names of n on an ABI. */
+	/* For tests and the console: the fields and command names of n on an
+	 * ABI whose data is loaded (load()); null for an ABI not loaded. */
 	function lookup(n, abi)
 	{
 		var i = D.abis.findIndex(function (L) { return L.name === abi; });
 		var L = D.abis[i], f;
 
-		if (i < 0)
+		if (i < 0 || !D.loaded('abi-' + abi))
 			return null;
 		f = fields(n, L);
 		return {
@@ -549,7 +569,15 @@
 		};
 	}
 
-	window.ioctlDecoder = { parse: parse, lookup: lookup };
+	/* A promise of the data of the ABIs named (all of them: none named). */
+	function load(abis)
+	{
+		var parts = [].concat.apply([], (abis && abis.length ? abis : ['']).map(partsFor));
+
+		return new Promise(function (done) { D.need(parts, done); });
+	}
+
+	window.ioctlDecoder = { parse: parse, lookup: lookup, load: load };
 	if (document.readyState === 'loading') {
 		document.addEventListener('DOMContentLoaded', init);
 		document.addEventListener('DOMContentLoaded', initLog);

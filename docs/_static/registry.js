@@ -2,7 +2,8 @@
 /*
  * The registry table: filter its rows as you type (code, headers, owner,
  * notes, or the name of a command in the code) and sort by a column.
- * Command names come from window.IOCTL_DATA, generated from the model.
+ * Command names come from window.IOCTL_DATA, generated from the model: its
+ * commands part is loaded when the filter is first used (ioctl-load.js).
  * When the registry knows kernel versions (IOCTL_DATA.versions), the
  * version select (#registry-version) keeps the rows (data-versions) and the
  * commands (IOCTL_DATA.life) that exist in the version picked.
@@ -20,16 +21,29 @@
 		var box = document.getElementById('registry-commands');
 		var vsel = document.getElementById('registry-version');
 		var D = window.IOCTL_DATA || { commands: [], headers: [] };
-		var body, rows, text, names, life = {};
+		var body, rows, text, names = [], life = {}, go = false;
 
 		if (!table || !input)
 			return;
 		body = table.tBodies[0];
 		rows = Array.prototype.slice.call(body.rows);
 		text = rows.map(function (r) { return r.textContent.toLowerCase(); });
-		names = D.commands.map(function (c) { return c[0].toLowerCase(); });
-		/* [index, first, end, words] for the commands not in every version */
-		(D.life || []).forEach(function (l) { life[l[0]] = l; });
+
+		/* The command names, loaded once, on the filter's first use; then
+		 * the filter again, and the best match if Enter came first. */
+		function needNames()
+		{
+			if (!D.need || D.loaded('commands'))
+				return;
+			D.need(['commands'], function () {
+				names = D.commands.map(function (c) { return c[0].toLowerCase(); });
+				/* [index, first, end, words] for the commands not in every version */
+				(D.life || []).forEach(function (l) { life[l[0]] = l; });
+				apply();
+				if (go && box.querySelector('a.ioc-cmd'))
+					location.href = box.querySelector('a.ioc-cmd').href;
+			});
+		}
 
 		/* Is command k in version v (an index of D.versions)? */
 		function inVersion(k, v)
@@ -137,14 +151,21 @@
 					sortBy(th, col);
 			});
 		});
-		input.addEventListener('input', apply);
+		input.addEventListener('focus', needNames);
+		input.addEventListener('input', function () { needNames(); apply(); });
 		input.addEventListener('keydown', function (e) {
 			var first = box.querySelector('a.ioc-cmd');
 
-			if (e.key === 'Enter' && first)	/* go to the best match */
+			if (e.key !== 'Enter')
+				return;
+			if (first)	/* go to the best match */
 				location.href = first.href;
+			else
+				go = !D.loaded || !D.loaded('commands');
 		});
 		input.value = new URLSearchParams(location.search).get('q') || '';
+		if (input.value)
+			needNames();
 		if (vsel) {
 			vsel.value = new URLSearchParams(location.search).get('v') || '';
 			if (vsel.selectedIndex < 0)	/* a version this registry does not know */

@@ -145,10 +145,12 @@ int write_model(const char *path, const struct registry *reg);
 bool parse_cli_number(const char *s, uint64_t *out);
 bool parse_cli_uint(const char *s, uint64_t *out);
 
-/* The lookup table of a checked registry read from spec (made then), in
- * out (cli/table.c).  Returns 0 or EXIT_DATA after saying why. */
-int registry_table(const struct registry *reg, const char *spec, const struct timespec *made,
-		   struct strbuf *out);
+/* The lookup table of a checked registry, in out (cli/table.c); spec_dir
+ * as the table records it (relative to the table file's directory).
+ * Returns 0 or EXIT_DATA after saying why. */
+int registry_table(const struct registry *reg, const char *spec_dir, struct strbuf *out);
+/* A table as compact JSON, through libioctlreg's API (cli/table_dump.c). */
+void table_dump(const struct ioctlreg *r, struct strbuf *sb);
 
 /* The table decode and annotate answer from (cli/table_open.c): --spec DIR
  * given, that registry's, made now; else --table FILE or build/ioctl.table,

@@ -2,7 +2,8 @@
 /*
  * The table decode and annotate answer from: the one `make` made
  * (build/ioctl.table, or --table FILE), unless a file below the spec
- * directory it was made from is newer than it; then, or without it, or
+ * directory it was made from (which it names relative to its own
+ * directory) is newer than it (its mtime: when ioctlgen table read them); then, or without it, or
  * with --spec DIR, one made in memory from the registry's YAML (slow: the
  * whole load and check), saying why on stderr.  Never stale answers.
  */
@@ -63,28 +64,23 @@ static bool find_newer(const char *dir, int64_t sec, long nsec, char **found, in
 static int table_from_spec(const char *cmd, const char *dir, struct cli_table *t)
 {
 	struct registry reg;
-	struct timespec made;
 	char err[256];
 	int rc;
 
-	clock_gettime(CLOCK_REALTIME, &made);
 	rc = load_quiet(&reg, dir, NULL);
-	if (!rc)
-		rc = registry_table(&reg, dir, &made, &t->mem);
-	registry_release(&reg);
-	if (rc)
-		return rc;
-	if (ioctlreg_open_buffer(t->mem.buf, t->mem.len, &t->reg, err, sizeof(err))) {
-		fprintf(stderr, "ioctlgen %s: error: %s\n", cmd, err);
-		return EXIT_DATA;
+	if (!rc && table_open_registry(&reg, dir, &t->mem, &t->reg, err, sizeof(err))) {
+		fprintf(stderr, "ioctlgen %s: error: %s: %s\n", cmd, dir, err);
+		rc = EXIT_DATA;
 	}
-	return 0;
+	registry_release(&reg);
+	return rc;
 }
 
 int cli_table_open(const char *cmd, const char *spec, const char *table, struct cli_table *t)
 {
 	const char *path = table ? table : DEFAULT_TABLE;
 	char err[PATH_MAX + 100], dir[PATH_MAX], *changed = NULL;
+	const char *rel, *slash;
 	int64_t sec;
 	long nsec;
 	struct stat st;
@@ -103,7 +99,13 @@ int cli_table_open(const char *cmd, const char *spec, const char *table, struct 
 			cmd, err, DEFAULT_SPEC_DIR, DEFAULT_TABLE);
 		return table_from_spec(cmd, DEFAULT_SPEC_DIR, t);
 	}
-	snprintf(dir, sizeof(dir), "%s", ioctlreg_spec_dir(t->reg));
+	/* the table names its spec directory from its own directory */
+	rel = ioctlreg_spec_dir(t->reg);
+	slash = strrchr(path, '/');
+	if (rel[0] == '/' || !slash)
+		snprintf(dir, sizeof(dir), "%s", rel);
+	else
+		snprintf(dir, sizeof(dir), "%.*s/%s", (int)(slash - path), path, rel);
 	ioctlreg_made(t->reg, &sec, &nsec);
 	if (stat(dir, &st)) {
 		fprintf(stderr, "ioctlgen %s: warning: %s was made from %s, which is gone: it cannot be told current\n",

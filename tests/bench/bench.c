@@ -7,7 +7,8 @@
  *	ioctlgen model writes it), RUNS times; prints the median of each
  *	stage in ms, the sizes, and the peak RSS.
  *   bench lookup SPEC_DIR RUNS ABI
- *	lookup_build() of every ABI (timed), then lookup_find() on ABI over
+ *	the lookup table made and opened in memory (timed: table_open_registry()),
+ *	then ioctlreg_lookup() on ABI over
  *	every number the registry defines there plus as many misses (one nr
  *	bit flipped), shuffled, for about 0.2 s per run; prints the median
  *	lookups per second.
@@ -19,6 +20,7 @@
 #include <time.h>
 
 #include "ioctlgen.h"
+#include "ioctlreg.h"
 
 /* CPU time of this process: the figures stay meaningful on a busy machine. */
 static double now_ms(void)
@@ -124,10 +126,12 @@ static int bench_registry(const char *dir, int runs)
 static int bench_lookup(const char *dir, int runs, const char *abi_name)
 {
 	struct registry reg;
-	double *rate = calloc((size_t)runs, sizeof(double)), build_ms = 0;
+	double *rate = calloc((size_t)runs, sizeof(double)), build_ms, t0;
 	uint32_t *q = NULL;
 	size_t nq = 0, cap = 0, hits_total = 0;
-	struct lookup **lk;
+	struct strbuf mem = { 0 };
+	struct ioctlreg *tbl;
+	char err[200];
 	size_t k;
 
 	if (load(&reg, dir))
@@ -138,13 +142,12 @@ static int bench_lookup(const char *dir, int runs, const char *abi_name)
 		fprintf(stderr, "bench: no ABI '%s'\n", abi_name);
 		return 1;
 	}
-	lk = calloc(reg.n_abis, sizeof(*lk));
-	for (size_t a = 0; a < reg.n_abis; a++) {
-		double t0 = now_ms();
-
-		lk[a] = lookup_build(&reg, a);
-		build_ms += now_ms() - t0;
+	t0 = now_ms();
+	if (table_open_registry(&reg, dir, &mem, &tbl, err, sizeof(err))) {
+		fprintf(stderr, "bench: %s\n", err);
+		return 1;
 	}
+	build_ms = now_ms() - t0;
 	/* Queries: every number on the ABI (a family at nr-param 0), each
 	 * followed by a miss (a bit flipped in the nr field), shuffled. */
 	for (size_t h = 0; h < reg.n_headers; h++)
@@ -166,23 +169,23 @@ static int bench_lookup(const char *dir, int runs, const char *abi_name)
 		q[j] = t;
 	}
 	for (int r = 0; r < runs; r++) {
-		struct lookup_hit hits[8];
+		struct ioctlreg_hit hits[8];
 		size_t done = 0;
-		double t0 = now_ms(), t;
+		double t;
 
+		t0 = now_ms();
 		do {
 			for (size_t i = 0; i < nq; i++)
-				hits_total += lookup_find(lk[k], q[i], hits, 8);
+				hits_total += ioctlreg_lookup(tbl, k, IOCTLREG_ANY_VERSION, q[i], hits, 8);
 			done += nq;
 			t = now_ms();
 		} while (t - t0 < 200);
 		rate[r] = done / ((t - t0) / 1e3);
 	}
-	printf("queries %zu\nabis %zu\nlookup_build_all_ms %.3f\nlookups_per_s %.0f\nhits %zu\n", nq,
+	printf("queries %zu\nabis %zu\ntable_build_ms %.3f\nlookups_per_s %.0f\nhits %zu\n", nq,
 	       reg.n_abis, build_ms, median(rate, runs), hits_total);
-	for (size_t a = 0; a < reg.n_abis; a++)
-		lookup_free(lk[a]);
-	free(lk);
+	ioctlreg_close(tbl);
+	sb_release(&mem);
 	free(q);
 	free(rate);
 	registry_release(&reg);

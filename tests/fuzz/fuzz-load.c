@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ioctlgen.h"
+#include "ioctlreg.h"
 
 #define MAX_FILES 64
 
@@ -37,14 +38,18 @@ static const char *find_marker(const char *p, const char *end)
 static void exercise(struct registry *reg)
 {
 	struct strbuf sb = { 0 };
+	struct ioctlreg *r;
+	char err[200];
 
 	model_write(reg, &sb);
 	if (!sb.buf || sb.buf[0] != '{' || sb.len != strlen(sb.buf))
 		abort();
 	sb_release(&sb);
+	/* every computed number decodes through the lookup table decode uses */
+	if (table_open_registry(reg, "spec", &sb, &r, err, sizeof(err)))
+		abort();
 	for (size_t k = 0; k < reg->n_abis; k++) {
-		struct lookup *lk = lookup_build(reg, k);
-		struct lookup_hit hits[4];
+		struct ioctlreg_hit hits[4];
 
 		for (size_t h = 0; h < reg->n_headers; h++) {
 			for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
@@ -52,14 +57,15 @@ static void exercise(struct registry *reg)
 
 				if (!c->numbers || !c->numbers[k].present)
 					continue;
-				if (!lookup_find(lk, c->numbers[k].number, hits, 4))
+				if (!ioctlreg_lookup(r, k, IOCTLREG_ANY_VERSION, c->numbers[k].number, hits, 4))
 					abort();	/* a computed number must decode */
 			}
 		}
-		lookup_find(lk, 0, hits, 4);
-		lookup_find(lk, UINT32_MAX, hits, 4);
-		lookup_free(lk);
+		ioctlreg_lookup(r, k, IOCTLREG_ANY_VERSION, 0, hits, 4);
+		ioctlreg_lookup(r, k, IOCTLREG_ANY_VERSION, UINT32_MAX, hits, 4);
 	}
+	ioctlreg_close(r);
+	sb_release(&sb);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -112,7 +112,7 @@ async function main() {
 		if (!u.startsWith(origin) && !u.startsWith(siteUrl) && !u.startsWith('data:') &&
 		    !u.startsWith('about:'))
 			foreign.push(u);
-		if (/\/_static\/ioctl-data\.js/.test(u))
+		if (/\/_static\/ioctl-data(\.js|\/)/.test(u))
 			dataLoads.push(u);
 	});
 	const page = ctx.pages()[0] || await ctx.newPage();
@@ -199,14 +199,36 @@ async function pastedLog(page, expect) {
 		});
 }
 
+/* The bytes of the data files requested (their files in the site). */
+function dataBytes(urls) {
+	return urls.reduce((sum, u) => sum + fs.statSync(path.join(siteDir,
+		decodeURIComponent(new URL(u).pathname).slice(new URL(base).pathname.replace(/\/?$/, '/').length)))
+		.size, 0);
+}
+
+/* Every data file of the site and their bytes. */
+function allData() {
+	const dir = path.join(siteDir, '_static', 'ioctl-data');
+	const files = fs.readdirSync(dir).map((f) => path.join(dir, f));
+	files.push(path.join(siteDir, '_static', 'ioctl-data.js'));
+	return files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
+}
+
 async function run(page, dataLoads) {
 	const want = expect.command;	/* BLKGETSIZE64 */
 
 	/* ------------------------------------------------------------ registry */
+	let loadsBefore = dataLoads.length;
 	await check('registry page loads with its table', async () => {
 		await page.goto(`${base}/registry.html`);
 		const rows = await page.locator('#registry-table tbody tr').count();
 		return rows >= expect.min_rows ? null : `${rows} rows, expected >= ${expect.min_rows}`;
+	});
+	await check('registry page: before its filter is used it loads the data index only', async () => {
+		const got = dataLoads.slice(loadsBefore).map((u) => u.replace(/^.*\/_static\//, ''));
+		console.log(`# registry page: ${dataBytes(dataLoads.slice(loadsBefore))} data bytes ` +
+			`(${got.join(', ')}) of ${allData()}`);
+		return JSON.stringify(got) === JSON.stringify(['ioctl-data.js']) ? null : `loaded ${got}`;
 	});
 	await page.screenshot({ path: path.join(shots, 'registry.png'), fullPage: false });
 
@@ -281,7 +303,29 @@ async function run(page, dataLoads) {
 	}
 
 	/* ------------------------------------------------------------ decoder */
-	const loadsBefore = dataLoads.length;
+	const one = expect.decode.find((d) => d.abi) || { number: '0x5401', abi: expect.abis_named[0] };
+	await check(`decoder: a number on one ABI (${one.abi}) loads the index, the commands and ` +
+		'that ABI\'s numbers (and its time64 pair\'s) only', async () => {
+		loadsBefore = dataLoads.length;
+		await page.goto(`${base}/decoder.html`);
+		await decode(page, one.number, one.abi);
+		const urls = dataLoads.slice(loadsBefore);
+		const got = urls.map((u) => u.replace(/^.*\/_static\//, ''));
+		const pair = await page.evaluate((abi) => {
+			const A = window.IOCTL_DATA.abis, i = A.findIndex((a) => a.name === abi);
+			return A.filter((a, v) => v === i || a['variant-of'] === i || A[i]['variant-of'] === v)
+				.map((a) => `ioctl-data/abi-${a.name}.js`);
+		}, one.abi);
+		const wanted = ['ioctl-data.js', 'ioctl-data/commands.js', ...pair];
+		const bytes = dataBytes(urls), all = allData();
+		console.log(`# decoder on ${one.abi}: ${bytes} data bytes (${got.join(', ')}) of ${all}`);
+		if (JSON.stringify([...got].sort()) !== JSON.stringify([...wanted].sort()))
+			return `loaded ${got}, expected ${wanted}`;
+		/* the share depends on the registry's shape (the fixtures have two
+		 * or three ABIs): the figure is printed, the files are the test */
+		return bytes < all ? null : `${bytes} bytes: all the data (${all})`;
+	});
+	loadsBefore = dataLoads.length;
 	await page.goto(`${base}/decoder.html`);
 	for (const d of expect.decode) {
 		await check(`decoder: ${d.number} on ${d.abi || 'all ABIs'} ${d.names.length ?
@@ -331,6 +375,8 @@ async function run(page, dataLoads) {
 	}
 	await check(`decoder: each of ${expect.every.length} (command, ABI) numbers of the model ` +
 		'decodes to its own fields and name', async () => {
+		await page.evaluate((abis) => window.ioctlDecoder.load(abis),
+			[...new Set(expect.every.map((e) => e[1]))]);
 		const bad = await page.evaluate((every) => {
 			const out = [];
 			const dirs = ['none', 'read', 'write', 'read-write'];
@@ -363,10 +409,12 @@ async function run(page, dataLoads) {
 		const t = await page.locator('#decode-result').textContent();
 		return /not a 32-bit number/.test(t) ? null : `got "${t}"`;
 	});
-	await check('decoder: its data file was loaded once for all decodes', async () =>
-		dataLoads.length - loadsBefore === 1 ? null :
-			`ioctl-data.js requested ${dataLoads.length - loadsBefore} times for ` +
-			`${expect.decode.length + 2} decodes`);
+	await check('decoder: each data file was loaded at most once for all decodes', async () => {
+		const urls = dataLoads.slice(loadsBefore);
+		return new Set(urls).size === urls.length ? null :
+			`${urls.length} requests for ${new Set(urls).size} files in ` +
+			`${expect.decode.length + 2} decodes`;
+	});
 	if (expect.time64 && expect.abis_named.includes('armhf-time64'))
 		await check(`time64 page: ${expect.time64.command} with its numbers on armhf and armhf-time64`,
 			async () => {

@@ -218,9 +218,21 @@ def pages(site, model, hand):
                 bad(f"{doc}: the entry at {href} does not say '{what} in {v}'")
 
 
+def site_data_of(site):
+    """The decoder's data as one dict: the index and its parts joined as the
+    pages' ioctl-load.js joins them (generator/site_data.py)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                    "generator"))
+    import site_data
+    parts = {}
+    part_dir = os.path.join(site, site_data.PART_DIR)
+    for fn in sorted(os.listdir(part_dir)):
+        parts[fn[:-3]] = site_data.parse(read(site, site_data.PART_DIR + fn))
+    return site_data.join(site_data.parse(read(site, site_data.INDEX)), parts)
+
+
 def data(site, model, hand):
-    js = read(site, "_static/ioctl-data.js")
-    d = json.loads(js[js.index("=") + 1:].strip().rstrip(";"))
+    d = site_data_of(site)
     known = [v["name"] for v in model["versions"]]
     if d.get("versions") != known:
         bad(f"data versions {d.get('versions')}, not {known}")
@@ -269,8 +281,8 @@ def versionless(site, model, hand):
     for fn in os.listdir(os.path.join(site, "magic")):
         if "<dt>Versions</dt>" in read(site, "magic/" + fn):
             bad(f"magic/{fn} has a Versions entry")
-    if '"life"' in read(site, "_static/ioctl-data.js"):
-        bad("ioctl-data.js has life")
+    if "life" in site_data_of(site):
+        bad("the decoder's data has life")
 
 
 def main():
