@@ -59,7 +59,16 @@ def build(site, table):
         # one name, or per ABI where a variant names another (as before)
         x[ALIAS] = alias if isinstance(x[ALIAS], list) else alias[0]
     if nv:
-        d["life"] = [[k, f, e] for k, (f, e) in enumerate(lives) if (f, e) != (0, nv)]
+        # the words are the model's (lifetime-text); first and end the table's
+        words = {l[0]: l[3] for l in d.get("life", ())}
+        d["life"] = []
+        for k, (f, e) in enumerate(lives):
+            if (f, e) == (0, nv):
+                continue
+            if k not in words:
+                raise ValueError(f"the lookup table gives {d['commands'][k][0]} a lifetime "
+                                 f"the model does not: remake it (make)")
+            d["life"].append([k, f, e, words[k]])
         d["by-version"] = byver
     return d
 
