@@ -6,6 +6,7 @@
  * "NAME NUMBER" for each, the numbers as gcc makes them of the headers.
  */
 #include <stdio.h>
+#include <sys/wait.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -41,5 +42,7 @@ int main(void)
 		issue(fd, "TCGETS", TCGETS);
 		_exit(0);
 	}
+	/* the child's line is in the output before strace (and the test) end */
+	wait(NULL);
 	return 0;
 }
