@@ -307,3 +307,19 @@ def plain_commands(unit, live, taken):
             unit.plain.append(NamedEntry(name=d.name, alias_of=a.group(1), line=d.line))
         elif "?" in d.body and refs:
             unit.plain.append(NamedEntry(name=d.name, alias_of="", line=d.line))
+
+
+def base_includes(u, defined_in):
+    """The exported headers that define the bases of a unit's base + offset
+    commands when it does not define them itself (if_tunnel.h's
+    SIOCDEVPRIVATE, from linux/sockios.h, which it does not include): a
+    compiler needs them first.  defined_in: {constant: generic header}."""
+    own = {d.name for d in u.text.defines}
+    need = []
+    for e in u.plain:
+        m = BASE_PLUS.match(u.text.body_of(e.name) or "") if getattr(e, "evidence", None) \
+            else None
+        h = defined_in.get(m.group(1)) if m and m.group(1) not in own else None
+        if h and h != u.rel and h not in need:
+            need.append(h)
+    return need

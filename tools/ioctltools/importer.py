@@ -99,6 +99,8 @@ def analyse(u, ctx):
     if need:
         u.reset(need)
         classify.analyse(u, comp)
+    u.includes = u.includes + [h for h in evidence.base_includes(u, ctx.defined_in)
+                               if h not in u.includes]
     if u.kind == "generic" and not u.kcompiler:
         variants.check(u, ctx.variants())
     evidence.mark_enumerators(u)
