@@ -110,6 +110,10 @@ def analyse(u, ctx):
     # on the reference ABI of the ARCH (the first in abis.yaml), as
     # tools/measure-sizes will
     u.error = argtypes.compile_error(u, comp)
+    extra = internal.defining_header(u.kcompiler, u.error) if old is None else None
+    if extra:
+        u.reset(u.includes + [extra])
+        u.error = classify.analyse(u, comp) or argtypes.compile_error(u, comp)
     u.compiles = u.error is None
     if u.compiles and (old is None or old.header_test) and not u.kcompiler:
         others = [] if u.kind == "arch" else [ctx.compiler(a) for a in ctx.arches if a != u.arch]

@@ -10,6 +10,8 @@ looked for, and the other ABIs, which have no configured tree here, are not
 read (their numbers stay "not measured")."""
 
 import os
+import re
+import subprocess
 
 from . import Error, kcontext
 from .cc import Compiler
@@ -24,7 +26,33 @@ def compiler(reg, specs):
                     f"(given {len(trees)})")
     (name, (src, obj)), = trees.items()
     abi = next(a for a in reg.abis if a.name == name)
-    return abi, Compiler(kcontext.KernelToolchain(abi, src, obj).cc, [])
+    return abi, KernelCompiler(kcontext.KernelToolchain(abi, src, obj).cc, [], src)
+
+
+class KernelCompiler(Compiler):
+    """The kernel-context compiler, and the tree whose include/ it reads."""
+
+    def __init__(self, cmd, incdirs, tree):
+        super().__init__(cmd, incdirs)
+        self.tree = tree
+
+
+UNKNOWN_TYPE = re.compile(r"unknown type name \W([A-Za-z_]\w*)\W")
+
+
+def defining_header(comp, error):
+    """The header of the tree's include/ (not uapi/) that typedefs the type a
+    kernel-internal header uses without including it (saa6588.h's
+    poll_table: linux/poll.h), or None.  Its drivers include that first."""
+    m = UNKNOWN_TYPE.search(error or "")
+    if not m or not isinstance(comp, KernelCompiler):
+        return None
+    t = m.group(1)
+    r = subprocess.run(["grep", "-rlE", "--include=*.h", "--exclude-dir=uapi",
+                        rf"(\}}\s*|typedef [^;]*\b){t}\s*;", "."],
+                       cwd=os.path.join(comp.tree, "include"), capture_output=True, text=True)
+    found = sorted(os.path.normpath(f) for f in r.stdout.split())
+    return found[0] if found else None
 
 
 def units(tree, paths, abi, comp):
