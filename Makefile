@@ -307,7 +307,7 @@ import: $(B)/ioctlgen
 INTERNAL_IMPORT = media/v4l2-subdev.h media/v4l2-ioctl.h media/v4l2-common.h \
 	media/i2c/adv7842.h media/i2c/bt819.h media/i2c/saa6588.h media/drv-intf/exynos-fimc.h \
 	linux/platform_data/media/si4713.h net/nfc/nci_core.h linux/hid-roccat.h \
-	linux/map_benchmark.h sound/pcm.h linux/blktrace_api.h xen/interface/xen-mca.h
+	linux/map_benchmark.h sound/pcm.h linux/blktrace_api.h xen/interface/xen-mca.h linux/falloc.h
 import-internal: $(B)/ioctlgen
 	$(Q)$(MAKE) -s $(KCONTEXT_TREES)
 	$(Q)tools/import-uapi --version 6.1 --uapi $(B)/uapi --tree $(B)/linux-source-6.1 --spec $(SPEC) \
