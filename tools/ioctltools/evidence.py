@@ -17,7 +17,8 @@ stands).  Its body is one integer literal, or a base and an offset
 command of the registry or a literal #define of the header, its value the
 base's plus the offset.  Such a candidate on a registered command's base
 without evidence is left out with the reason (a number of a private range
-that no handler of the tree switches on).  A candidate with evidence is still left out, with the reason,
+that no handler of the tree switches on).  A candidate with evidence is
+still left out, with the reason,
 when it is a limit of a range (SIOCIWFIRST), a flag bit or mask, a value
 that is no request (below 0x100 the type code is 0: the size of a buffer,
 a count), or magic-range alone among #defines of values outside the
@@ -93,9 +94,9 @@ def base_plus(body, bases):
 
 class CaseLabels:
     """{name: sorted files} of the case labels in the tree's ioctl handlers
-    (functions whose name contains "ioctl", in a switch on the request:
-    `switch (cmd)`, not hostap's `switch (wrq->flags & IW_POWER_MODE)`), one
-    pass over the .c files that mention ioctl, kept in CACHE_DIR under the
+    (functions whose name contains "ioctl" or "siocdevprivate", in a switch on
+    the request: `switch (cmd)`, not hostap's `switch (wrq->flags &
+    IW_POWER_MODE)`), one pass over the .c files that mention either, kept in CACHE_DIR under the
     tree's path and the mtimes of it and its Makefile (a tree edited deeper
     down: remove CACHE_DIR/case-labels-*.json) (the last switch before a label is its switch:
     a label after a nested switch may be missed, never invented)."""
@@ -122,8 +123,8 @@ class CaseLabels:
         return labels
 
     def _scan(self):
-        r = subprocess.run(["grep", "-rlE", "--include=*.c", "ioctl|siocdevprivate", "."], cwd=self.tree,
-                           capture_output=True, text=True)
+        r = subprocess.run(["grep", "-rlE", "--include=*.c", "ioctl|siocdevprivate", "."],
+                           cwd=self.tree, capture_output=True, text=True)
         if r.returncode > 1:
             raise Error(f"{self.tree}: error: grep for ioctl handlers failed: {r.stderr.strip()}")
         labels = {}

@@ -99,8 +99,7 @@ def analyse(u, ctx):
     if need:
         u.reset(need)
         classify.analyse(u, comp)
-    u.includes = u.includes + [h for h in evidence.base_includes(u, ctx.defined_in)
-                               if h not in u.includes]
+    u.includes += [h for h in evidence.base_includes(u, ctx.defined_in) if h not in u.includes]
     if u.kind == "generic" and not u.kcompiler:
         variants.check(u, ctx.variants())
     evidence.mark_enumerators(u)
@@ -593,7 +592,8 @@ def write(args, ctx, units, hdir, left_path):
         status = 1
     read_back(args.spec, expect, stats.new_names)
     left = dead_types(args.tree, left)
-    if specwrite.write_if_changed(left_path, leftout.render(left, internal=bool(args.internal))) and not args.quiet:
+    text = leftout.render(left, internal=bool(args.internal))
+    if specwrite.write_if_changed(left_path, text) and not args.quiet:
         print(f"  {'LEFTOUT':<7} {left_path}")
     if not args.quiet:
         stats.print(left)
