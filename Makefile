@@ -32,7 +32,7 @@ Q = @
 quiet = @printf '  %-7s %s\n'
 endif
 
-.PHONY: all deps check clean distclean sizes model render patches verify docs audit serve bench fuzz tree headers use-tree uapi lib install exports driver-test
+.PHONY: all deps check clean distclean sizes model render patches verify docs audit serve bench fuzz tree headers use-tree uapi lib install exports driver-test import-internal
 .DELETE_ON_ERROR:
 
 all: deps $(B)/ioctlgen $(MODEL) $(B)/ioctl.table lib $(B)/render.stamp $(B)/patches.stamp $(B)/exports/.stamp docs
@@ -298,6 +298,23 @@ import: $(B)/ioctlgen
 			--left-out $$left || exit 1; \
 		tools/import-ioctl-number --quiet --version $$v --spec $(SPEC) $(B)/linux-source-$$v || exit 1; \
 	done
+
+# The kernel-internal headers tools/import-uapi reads (--internal): the 6.1
+# tree's include/<path>, preprocessed and compiled in kernel context on the
+# configured tree kcontext.py names for 6.1 (x86_64), their specs marked
+# `kernel-internal: true`, what they do not register in
+# spec/left-out-internal.txt.  (The older kernel-internal specs were written
+# before this step and are kept as they are.)
+INTERNAL_IMPORT = media/v4l2-subdev.h media/v4l2-ioctl.h media/v4l2-common.h \
+	media/i2c/adv7842.h media/i2c/bt819.h media/i2c/saa6588.h media/drv-intf/exynos-fimc.h \
+	linux/platform_data/media/si4713.h net/nfc/nci_core.h linux/hid-roccat.h \
+	linux/map_benchmark.h sound/pcm.h linux/blktrace_api.h xen/interface/xen-mca.h linux/falloc.h
+import-internal: $(B)/ioctlgen
+	$(Q)$(MAKE) -s $(KCONTEXT_TREES)
+	$(Q)tools/import-uapi --version 6.1 --uapi $(B)/uapi --tree $(B)/linux-source-6.1 --spec $(SPEC) \
+		--left-out $(SPEC)/left-out-internal.txt \
+		$$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext args 6.1 $(B)) \
+		$(foreach h,$(INTERNAL_IMPORT),--internal $(h))
 
 # ---------------------------------------------------------------- render / patches / verify (issue 3)
 # build/render mirrors the kernel paths of every generated file (KVER's tree);

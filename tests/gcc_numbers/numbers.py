@@ -15,6 +15,10 @@ from .probe import FIELDS, CHUNK, GROUP, JOBS, Probe, applies, compiler, emit, \
     members, run, run_chunk, run_group, shareable, unusable, value_of
 
 NUMBERED = set()	# (ABI, name, number) of every command the model numbers
+# (ABI, name, generic header) where an ARCH header that includes that header
+# numbers the name with the ioctl macros (sparc's asm/fbio.h FBIOGETCMAP
+# after linux/fb.h): gcc checks that number on the ARCH header's probe
+REDEFINED = set()
 RECHECKED = []		# (ABI, header) read from a shared unit, compiled again on its own
 
 
@@ -30,9 +34,11 @@ def compare(abi, p, found, build, work):
                 # a command spelled as a plain number is absent where the
                 # name is an ioctl-macro command, and must be where it is not
                 # and where the name has another registered command's value
-                # (arm's FIOQSIZE 0x545E, before asm-generic/ioctls.h's 0x5460)
+                # (arm's FIOQSIZE 0x545E, before asm-generic/ioctls.h's 0x5460),
+                # or where an ARCH header including this one defines it again
                 plain_here = why == "defined without the ioctl macros" and \
-                    (name, c["name"], real) not in NUMBERED
+                    (name, c["name"], real) not in NUMBERED and \
+                    (name, c["name"], p.header["path"]) not in REDEFINED
                 if (why is None) if c.get("number") is None else plain_here:
                     bad.append(f"{c['name']} on {name}: model absent, gcc {real:#010x}: "
                                f"{p.header['path']} defines it and it compiles")
@@ -81,6 +87,9 @@ def check_numbers(tap, model, build, label=""):
     all_bad = []
     NUMBERED.update((a, c["name"], n["number"]) for h in model["headers"] for c in h["commands"]
                     for a, n in c["numbers"].items())
+    REDEFINED.update((a, c["name"], inc) for h in model["headers"] if h["arch"]
+                     for c in h["commands"] if c.get("number") is None
+                     for a in c["numbers"] for inc in h["includes"])
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as ex:
         futs, unexported = [], {a["name"]: [] for a in model["abis"]}

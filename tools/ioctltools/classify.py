@@ -17,7 +17,8 @@ from .specwrite import Entry, Legacy, NamedEntry, PlainEntry
 
 CHAR_LIT = re.compile(r"^'([^'\\]|\\[\\'\"?abfnrtv0])'$")
 INT_LIT = re.compile(r"^(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)[uUlL]*$")
-NUMERIC = re.compile(r"^[\s()0-9a-fA-FxXuUlL+*/<>|&~-]+$")
+# a number or arithmetic on numbers; not a name made of those letters (u32)
+NUMERIC = re.compile(r"^(?![\s(]*[A-Za-z_])[\s()0-9a-fA-FxXuUlL+*/<>|&~-]+$")
 SIZEOF = re.compile(r"sizeof\s*\((.*)\)")
 PLAIN_NUMBER_HEADERS = re.compile(r"(^|/)(ioctls|sockios)\.h$")
 PLAIN_NUMBER = re.compile(r"^\s*\(?\s*(0[xX][0-9a-fA-F]+)[uUlL]*\s*\)?\s*$")
@@ -29,6 +30,8 @@ R_EXPR = "the ioctl macro is part of a larger expression"
 R_IOC_SIZE = "_IOC with a size that is neither sizeof(type) nor a parameter"
 R_NR = "nr is not base + parameter with step 1"
 R_NOCOMPILE = "its argument type comes from a header that does not compile in user space"
+R_NOCOMPILE_KERNEL = ("its argument type needs a header the kernel-internal header does not "
+                      "include: it does not compile on its own in kernel context")
 R_PLAIN_ALIAS = "another command's name on no ABI: none of the names its #defines name is its value"
 R_FLAG = "a flag bit of a command's argument, not a command (TIOCM_* modem lines)"
 # The argument bits some arch ioctls.h define beside the commands.
@@ -112,6 +115,7 @@ class Unit:
     not_ioctl: dict = field(default_factory=dict)	# label -> [name]
     plain: list = field(default_factory=list)	# PlainEntry, header order, spelled as numbers
     evidence: object = None	# an evidence.Evidence: what admits a #define without _IO* (evidence.py)
+    kcompiler: object = None	# a kernel-internal header's kernel-context compiler (internal.py)
 
     def reset(self, includes):
         self.includes = includes

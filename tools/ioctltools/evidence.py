@@ -12,7 +12,13 @@ Three kinds, each recorded with the command it admits (`evidence:`):
     beside a command of the header with the same type code, or the
     enumerator in an enum beside another one admitted.
 A #define needs magic-range or case-label (block alone says only where it
-stands).  A candidate with evidence is still left out, with the reason,
+stands).  Its body is one integer literal, or a base and an offset
+(`(SIOCDEVPRIVATE + 1)`, if_tunnel.h's SIOCADDTUNNEL): the base a plain
+command of the registry or a literal #define of the header, its value the
+base's plus the offset.  Such a candidate on a registered command's base
+without evidence is left out with the reason (a number of a private range
+that no handler of the tree switches on).  A candidate with evidence is
+still left out, with the reason,
 when it is a limit of a range (SIOCIWFIRST), a flag bit or mask, a value
 that is no request (below 0x100 the type code is 0: the size of a buffer,
 a count), or magic-range alone among #defines of values outside the
@@ -40,17 +46,28 @@ R_FLAG_BLOCK = ("a value of an argument: only magic-range says command, and #def
                 "it hold values outside the header's rows (fd.h's FD_RAW_* flags)")
 R_NAME_ELSEWHERE = ("its name is a command of another header with another number on some ABI "
                     "(sparc's asm/fbio.h FBIOGETCMAP): one name cannot carry both")
+R_BASE_NONE = ("a base + offset in the range of a registered command (SIOCDEVPRIVATE, "
+               "SIOCPROTOPRIVATE) that no ioctl handler of the tree switches on and no magic "
+               "row gives the header: no evidence that it is a request")
 R_WIDE = ("a value above 0xffff written as a literal: not a plain-number command "
           "(direction and size bits without the _IO* macros)")
 LIMIT_NAME = re.compile(r"(FIRST|LAST|BASE|MAX|MIN)(PRIV)?$")
 FLAG_NAME = re.compile(r"(^|_)(MASK|SHIFT|FLAG|FLAGS|BIT|BITS)(_|$)")
 INT_VALUE = re.compile(r"^\s*\(?\s*(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)[uUlL]*\s*\)?\s*$")
+# a base and an offset: (SIOCDEVPRIVATE + 1), (SIOCPROTOPRIVATE+0), SIOCDEVPRIVATE
+BASE_PLUS = re.compile(r"^\s*\(?\s*([A-Za-z_]\w*)\s*(?:\+\s*(0[xX][0-9a-fA-F]+|[0-9]+)[uU]?\s*)?"
+                       r"\)?\s*$")
+PRIVATE_BASE = re.compile(r"PRIVATE$")
 PROTOCOL_ENUM = re.compile(r"_protocol$")
-# a function head at column 0 (its name, the word before the first "("), a
+# a function head at column 0 (its name, the word before the first "(", the
+# type before it or on the line above: `static int\nvti6_siocdevprivate(`), a
 # switch (its expression, one level of parentheses) or a case label
-SCAN = re.compile(r"^(?:[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)[ \t]*\([^;{}]*$)"
+SCAN = re.compile(r"^(?:(?:[A-Za-z_][\w \t\*]*?\b)?([A-Za-z_]\w*)[ \t]*\([^;{}]*$)"
                   r"|\bswitch[ \t]*\(((?:[^()]|\([^()]*\))*)\)"
                   r"|^[ \t]*case[ \t]+([A-Za-z_]\w*)[ \t]*:", re.M)
+# the functions whose switch on the request is an ioctl handler's: *ioctl*,
+# and net_device_ops' ndo_siocdevprivate (ip_tunnel_siocdevprivate)
+HANDLER = re.compile(r"ioctl|siocdevprivate", re.I)
 # what an ioctl handler switches on: the request (cmd, _IOC_NR(cmd), ioctl, request)
 ON_REQUEST = re.compile(r"cmd|ioctl|request", re.I)
 
@@ -62,11 +79,24 @@ def int_literal(body):
     return m.group(1) if m else None
 
 
+def base_plus(body, bases):
+    """(value, base) of a #define whose body is a base and an offset, the
+    base's value from bases {name: value}, else None."""
+    m = BASE_PLUS.match(re.sub(r"/\*.*$", "", body))
+    if not m or m.group(1) not in bases:
+        return None
+    # a name alone is another command's name (an alias), unless it is the
+    # first number of a private range (SIOCGETVIFCNT is SIOCPROTOPRIVATE)
+    if m.group(2) is None and not PRIVATE_BASE.search(m.group(1)):
+        return None
+    return bases[m.group(1)] + int(m.group(2) or "0", 0), m.group(1)
+
+
 class CaseLabels:
     """{name: sorted files} of the case labels in the tree's ioctl handlers
-    (functions whose name contains "ioctl", in a switch on the request:
-    `switch (cmd)`, not hostap's `switch (wrq->flags & IW_POWER_MODE)`), one
-    pass over the .c files that mention ioctl, kept in CACHE_DIR under the
+    (functions whose name contains "ioctl" or "siocdevprivate", in a switch on
+    the request: `switch (cmd)`, not hostap's `switch (wrq->flags &
+    IW_POWER_MODE)`), one pass over the .c files that mention either, kept in CACHE_DIR under the
     tree's path and the mtimes of it and its Makefile (a tree edited deeper
     down: remove CACHE_DIR/case-labels-*.json) (the last switch before a label is its switch:
     a label after a nested switch may be missed, never invented)."""
@@ -78,7 +108,7 @@ class CaseLabels:
     def _load(self, cache_dir):
         stamps = [os.stat(p).st_mtime_ns for p in (self.tree, os.path.join(self.tree, "Makefile"))
                   if os.path.exists(p)]
-        key = hashlib.sha256(f"2 {os.path.realpath(self.tree)} {stamps}".encode()).hexdigest()[:16]
+        key = hashlib.sha256(f"5 {os.path.realpath(self.tree)} {stamps}".encode()).hexdigest()[:16]
         path = os.path.join(cache_dir, f"case-labels-{key}.json") if cache_dir else None
         if path and os.path.exists(path):
             with open(path, encoding="utf-8") as f:
@@ -93,8 +123,8 @@ class CaseLabels:
         return labels
 
     def _scan(self):
-        r = subprocess.run(["grep", "-rl", "--include=*.c", "ioctl", "."], cwd=self.tree,
-                           capture_output=True, text=True)
+        r = subprocess.run(["grep", "-rlE", "--include=*.c", "ioctl|siocdevprivate", "."],
+                           cwd=self.tree, capture_output=True, text=True)
         if r.returncode > 1:
             raise Error(f"{self.tree}: error: grep for ioctl handlers failed: {r.stderr.strip()}")
         labels = {}
@@ -107,7 +137,7 @@ class CaseLabels:
                     func, on = m.group(1), ""
                 elif m.group(2) is not None:
                     on = m.group(2)
-                elif "ioctl" in func.lower() and ON_REQUEST.search(on):
+                elif HANDLER.search(func) and ON_REQUEST.search(on):
                     files = labels.setdefault(m.group(3), [])
                     rel = os.path.normpath(rel)
                     if rel not in files:
@@ -131,10 +161,13 @@ class MagicRows:
 
 
 class Evidence:
-    """What a unit's candidates are judged by: the tree's case labels and the magic rows."""
+    """What a unit's candidates are judged by: the tree's case labels, the
+    magic rows, and the plain commands of the registry {name: number} that
+    a #define may offset (SIOCDEVPRIVATE)."""
 
-    def __init__(self, labels, rows):
+    def __init__(self, labels, rows, bases=None):
         self.labels, self.rows = labels, rows
+        self.bases = dict(bases or {})
 
     def of_plain(self, header, name, value, block_codes):
         """The evidence for `#define name value`, in a fixed order."""
@@ -199,15 +232,25 @@ def find_plain(unit, live, taken, ev):
         if lit is not None and not ev.rows.covers(unit.rel, int(lit, 0) >> 8, int(lit, 0) & 0xff):
             small[block_of.get(d.line)] = True
     found, left = [], []
+    # the header's own literals may be bases too (FOO_BASE 0x8900, FOO (FOO_BASE + 1))
+    bases = dict(ev.bases)
+    bases.update((d.name, int(int_literal(d.body), 0)) for d in text.defines
+                 if d.params is None and int_literal(d.body) is not None)
     for d in text.defines:
         if d.params is not None or d.name in taken or live.get(d.name) != d.line:
             continue
         lit = int_literal(d.body)
-        if lit is None:
+        based = base_plus(d.body, bases) if lit is None else None
+        if lit is None and based is None:
             continue
-        v = int(lit, 0)
+        v = int(lit, 0) if lit is not None else based[0]
+        lit = lit or "0x%04X" % v
         evid = ev.of_plain(unit.rel, d.name, v, codes.get(block_of.get(d.line), set()))
         # block alone says only where a #define stands: a command needs more
+        if based and based[1] in ev.bases and (not evid or evid == [BLOCK]) and \
+                0x100 <= v <= 0xffff:
+            left.append((d, R_BASE_NONE, f"{lit}: {' '.join(d.body.split())}"))
+            continue
         if not evid or evid == [BLOCK]:
             continue
         why = rejection(d.name, v, evid, small.get(block_of.get(d.line), False))
@@ -265,3 +308,19 @@ def plain_commands(unit, live, taken):
             unit.plain.append(NamedEntry(name=d.name, alias_of=a.group(1), line=d.line))
         elif "?" in d.body and refs:
             unit.plain.append(NamedEntry(name=d.name, alias_of="", line=d.line))
+
+
+def base_includes(u, defined_in):
+    """The exported headers that define the bases of a unit's base + offset
+    commands when it does not define them itself (if_tunnel.h's
+    SIOCDEVPRIVATE, from linux/sockios.h, which it does not include): a
+    compiler needs them first.  defined_in: {constant: generic header}."""
+    own = {d.name for d in u.text.defines}
+    need = []
+    for e in u.plain:
+        m = BASE_PLUS.match(u.text.body_of(e.name) or "") if getattr(e, "evidence", None) \
+            else None
+        h = defined_in.get(m.group(1)) if m and m.group(1) not in own else None
+        if h and h != u.rel and h not in need:
+            need.append(h)
+    return need

@@ -11,8 +11,8 @@ import sys
 import tempfile
 from dataclasses import dataclass, field, replace
 
-from . import Error, argtypes, cc, classify, evidence, leftout, registry, results_of, specwrite, \
-    variants
+from . import Error, argtypes, cc, classify, evidence, internal, leftout, registry, results_of, \
+    specwrite, variants
 from .cc import Compiler
 from .cheader import HeaderText
 from .classify import LeftOut, Unit
@@ -88,26 +88,33 @@ def discover(uapi, tree, arches):
 def analyse(u, ctx):
     """Read one header: its commands, what is left out, the includes its types need."""
     old = ctx.old_headers.get(u.spec_rel)
-    includes = list(old.includes) if old else []
+    # a kernel-internal header counts on what its .c files include first
+    # (map_benchmark.h's __u64, saa6588.h's bool): <linux/types.h>
+    includes = list(old.includes) if old else ["linux/types.h"] if u.kcompiler else []
     u.prelude = old.prelude if old else cc.Prelude()
-    comp = ctx.compiler(u.arch)
+    comp = u.kcompiler or ctx.compiler(u.arch)
     u.reset(includes)
     classify.analyse(u, comp)
     need = needed_includes(u, ctx) if old is None else []
     if need:
         u.reset(need)
         classify.analyse(u, comp)
-    if u.kind == "generic":
+    u.includes += [h for h in evidence.base_includes(u, ctx.defined_in) if h not in u.includes]
+    if u.kind == "generic" and not u.kcompiler:
         variants.check(u, ctx.variants())
     evidence.mark_enumerators(u)
     name_the_named(u, ctx, comp)
-    if not u.commands:
+    if not u.commands and not u.plain:
         return u
     # on the reference ABI of the ARCH (the first in abis.yaml), as
     # tools/measure-sizes will
     u.error = argtypes.compile_error(u, comp)
+    extra = internal.defining_header(u.kcompiler, u.error) if old is None else None
+    if extra:
+        u.reset(u.includes + [extra])
+        u.error = classify.analyse(u, comp) or argtypes.compile_error(u, comp)
     u.compiles = u.error is None
-    if u.compiles and (old is None or old.header_test):
+    if u.compiles and (old is None or old.header_test) and not u.kcompiler:
         others = [] if u.kind == "arch" else [ctx.compiler(a) for a in ctx.arches if a != u.arch]
         argtypes.complete(u, comp, ctx.types.get(u.arch, comp.incdirs), others, ctx.size_limit)
     return u
@@ -143,6 +150,8 @@ def name_the_named(u, ctx, comp):
     if not named:
         return
     mine = [a for a in ctx.abis if u.kind == "generic" or a.arch == u.arch]
+    if u.kcompiler:		# one configured tree: the other ABIs are not read
+        mine = [a for a in mine if a.arch == u.arch][:1]
     compilers = [(mine[0].name, comp)] + \
         [(a.name, ctx.compiler(a.arch, a.compiler)) for a in mine[1:]]
     # a name #defined once as another is that one wherever it is defined;
@@ -288,6 +297,13 @@ def entries_of(u, old, ctx, left):
     for e in u.plain:
         other = ctx.command_header.get(e.name) if getattr(e, "evidence", None) else None
         evidence.keep_first(e, olds.get(e.name), ctx.version, ctx.versions)
+        # an ARCH's own header that includes this one and defines the name
+        # with the ioctl macros (sparc's asm/fbio.h FBIOGETCMAP after
+        # linux/fb.h's 0x4604) wins there: tools/measure-sizes records this
+        # entry absent on that ARCH, and it is the header's number elsewhere
+        if other and other.startswith("arch" + os.sep) and u.kind == "generic" and \
+                u.rel in ctx.old_headers[other].includes:
+            other = None
         if other not in (None, u.spec_rel) and e.name not in known:
             left.append((u.label, LeftOut(e.line, e.name, evidence.R_NAME_ELSEWHERE,
                                           f"{e.number}; {other}")))
@@ -298,6 +314,13 @@ def entries_of(u, old, ctx, left):
 
 def why_left_out(u, f, ctx):
     """(reason, detail) of a new command the registry cannot hold, or None."""
+    why = why_not(u, f, ctx)
+    if why and why[0] == classify.R_NOCOMPILE and u.kcompiler:
+        return classify.R_NOCOMPILE_KERNEL, why[1]
+    return why
+
+
+def why_not(u, f, ctx):
     if f.name in u.variant and not f.entry.variants:
         label, call = u.variant[f.name]
         how = expand_text(call, f.params) if call else "no single ioctl macro"
@@ -403,6 +426,11 @@ def parse_args(argv):
                          "it no longer defines `removed: V`")
     ap.add_argument("--cache", default="build", metavar="DIR",
                     help="where the tree's case labels are kept between runs (evidence.py)")
+    ap.add_argument("--internal", action="append", default=[], metavar="HEADER",
+                    help="import only this kernel-internal header of the tree's include/ "
+                         "(scsi/sg.h) in kernel context, as `kernel-internal: true`; repeatable")
+    ap.add_argument("--kernel-context", action="append", metavar="ABI=SRC:OBJ",
+                    help="the configured tree --internal compiles with (kcontext.py)")
     ap.add_argument("-q", "--quiet", action="store_true")
     return ap.parse_args(argv)
 
@@ -422,8 +450,8 @@ def context(args):
     hdir = os.path.join(args.spec, "headers")
     old, old_headers, names = {}, {}, {}
     for h in reg.headers:
-        if h.kernel_internal:
-            continue	# the tree's include/, not the UAPI export: not the importer's
+        if h.kernel_internal != (h.path in args.internal):
+            continue	# the tree's include/ only when --internal names it
         rel = os.path.relpath(h.spec, hdir)
         old_headers[rel] = h
         old[rel] = OldFile(h.spec, [Entry.from_registry(c) for c in h.commands],
@@ -457,8 +485,14 @@ def main(argv=None):
                     else:
                         ctx.arch_defined_in.setdefault((u.arch, d.name), u.rel)
         units = [u for u in all_units if not args.only or u.rel in args.only]
+        if args.internal:
+            abi, kcc = internal.compiler(ctx.registry, args.kernel_context)
+            units = internal.units(args.tree, args.internal, abi, kcc)
+            args.only = args.internal
+        bases = {c["name"]: c["number"] for h in ctx.registry.headers if not h.arch
+                 for c in h.commands if c.get("number") is not None and not c["reserved"]}
         ev = evidence.Evidence(evidence.CaseLabels(args.tree, args.cache),
-                               evidence.MagicRows(ctx.registry.magic_codes, ctx.version))
+                               evidence.MagicRows(ctx.registry.magic_codes, ctx.version), bases)
         for u in units:
             u.evidence = ev
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
@@ -526,7 +560,8 @@ def write(args, ctx, units, hdir, left_path):
             text = specwrite.header_file(None, merged, header=u.rel, includes=u.includes,
                                          doc=u.text.top_doc() or f"Ioctl commands of {u.rel}.",
                                          arch=u.arch if u.kind == "arch" else None,
-                                         header_test=u.compiles)
+                                         header_test=u.compiles,
+                                         kernel_internal=u.kcompiler is not None)
         path = os.path.join(hdir, u.spec_rel)
         expect[os.path.normpath(path)] = [e for e, _ in merged]
         if specwrite.write_if_changed(path, text) and not args.quiet:
@@ -557,7 +592,8 @@ def write(args, ctx, units, hdir, left_path):
         status = 1
     read_back(args.spec, expect, stats.new_names)
     left = dead_types(args.tree, left)
-    if specwrite.write_if_changed(left_path, leftout.render(left)) and not args.quiet:
+    text = leftout.render(left, internal=bool(args.internal))
+    if specwrite.write_if_changed(left_path, text) and not args.quiet:
         print(f"  {'LEFTOUT':<7} {left_path}")
     if not args.quiet:
         stats.print(left)

@@ -12,12 +12,19 @@ HEAD = [SPDX.replace("GPL-2.0 WITH Linux-syscall-note", "GPL-2.0"),
         "# Written by `make import`; do not edit by hand."]
 
 
-def render(left):
+INTERNAL_HEAD = [HEAD[0],
+                 "# #defines of the kernel-internal headers `tools/import-uapi --internal` reads",
+                 "# (the tree's include/, in kernel context) that look like ioctl commands but",
+                 "# that it does not register, grouped by reason, as header:line NAME [detail].",
+                 "# Written by `make import-internal`; do not edit by hand."]
+
+
+def render(left, internal=False):
     """left: [(unit label, LeftOut)]."""
     groups = {}
     for label, x in left:
         groups.setdefault(x.reason, set()).add((label, x.line, x.name, x.detail))
-    out = list(HEAD)
+    out = list(INTERNAL_HEAD if internal else HEAD)
     for reason in sorted(groups, key=lambda r: (-len(groups[r]), r)):
         items = sorted(groups[reason], key=lambda x: (x[0], x[1], x[2]))
         out += ["", f"## {reason} ({len(items)})"]

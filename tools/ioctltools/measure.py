@@ -194,6 +194,22 @@ def why_absent(p, c, res):
     return f"'{bad[0]}' does not compile: {res.failed[bad[0]]}"
 
 
+def redefined(results):
+    """(header, name) of the plain numbers of a generic header that an ARCH
+    header including it defines again with the ioctl macros: sparc's
+    asm/fbio.h, after linux/fb.h's FBIOGETCMAP 0x4604, makes it _IOW('F',
+    4, struct fbcmap).  Where both are included the ARCH's wins, and one
+    name has one number per ABI: the generic entry is absent there."""
+    macro = {}		# name -> the generic headers its ARCH header includes
+    for p, res in results:
+        if p.header.arch:
+            for c in p.commands:
+                if c.plain is False and usable(c, res):
+                    macro.setdefault(c.name, set()).update(p.header.includes)
+    return {(p.name, c.name) for p, res in results if not p.header.arch
+            for c in p.commands if c.plain and usable(c, res) and p.name in macro.get(c.name, ())}
+
+
 def summarise(tc, results, ref, compiled, verbose, errors, defined_somewhere):
     """(sizes, absent) of one ABI from its probes' results."""
     merged, gone = {}, set()
@@ -224,10 +240,12 @@ def summarise(tc, results, ref, compiled, verbose, errors, defined_somewhere):
                 errors.append(f"{src}: error: ABI {tc.name}: '{text}' measures {size} "
                               f"here but {merged[text][0]} at {merged[text][1]}")
             merged.setdefault(text, (size, src))
+    gone |= redefined(results)
     # A name that another header defines on this ABI (sparc's own
     # asm/ioctls.h TIOCGPTN, where asm-generic/ioctls.h is not included)
     # is absent only from this header: written <header>:<name>.
-    present = {c.name for p, res in results for c in p.commands if usable(c, res)}
+    present = {c.name for p, res in results for c in p.commands if usable(c, res)
+               if (p.name, c.name) not in gone}
     return merged, {f"{h}:{n}" if n in present else n for h, n in gone}, gone
 
 
@@ -238,7 +256,11 @@ def only_probes(probes, only):
     unknown = sorted(want - have)
     if unknown:
         raise Error(f"{unknown[0]}: error: --only names no header spec of the registry")
-    return [p for p in probes if os.path.normpath(p.header.spec) in want]
+    # an ARCH header that includes a chosen one may define its names again
+    # (redefined()): measured with it
+    paths = {p.header.path for p in probes if os.path.normpath(p.header.spec) in want}
+    return [p for p in probes if os.path.normpath(p.header.spec) in want or
+            p.header.arch and paths & set(p.header.includes)]
 
 
 def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=None,

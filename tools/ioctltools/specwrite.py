@@ -485,7 +485,7 @@ def body(merged):
 
 
 def header_file(preamble, merged, *, includes, grew=False, header=None, doc=None, arch=None,
-                header_test=True):
+                header_test=True, kernel_internal=False):
     """A header spec file: the registry's preamble as written (only includes
     may grow), or a new one; then the entries."""
     if preamble is not None:
@@ -503,6 +503,8 @@ def header_file(preamble, merged, *, includes, grew=False, header=None, doc=None
         preamble = f"{SPDX}\nheader: {header}\n" + text_field("doc", doc, 0)
         if arch:
             preamble += f"arch: {arch}\n"
+        if kernel_internal:
+            preamble += "kernel-internal: true\n"
         if includes:
             preamble += f"includes: [{', '.join(includes)}]\n"
         if not header_test:
