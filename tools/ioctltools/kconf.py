@@ -144,6 +144,8 @@ def configure(reg, version, name, build):
     link = objdir(build, version, name)
     if os.environ.get("CACHE") == "0":
         final, tmp = os.path.abspath(link), os.path.abspath(link) + ".tmp"
+        if os.path.islink(link):		# the cache's tree: not this time
+            os.remove(link)
     else:
         top = os.path.join(cache_root(), "kconf")
         final = os.path.join(top, f"{version}-{name}-{key(abi, src)}")

@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 """Kernel-internal headers (`kernel-internal: true`) measured in kernel
-context, the way the kernel compiles them: the compiler of the ABI's
-kernel with the include paths, -D__KERNEL__ and forced includes of
-Kbuild's LINUXINCLUDE, on a kernel tree configured for that ABI (kconf.py:
-tinyconfig, the ABI's options, prepare0, in an object directory: its
-generated headers), with the compiler command Kbuild itself gives a
-module's C file there (kbuild_flags).  The probes are measure-sizes' own (sizeprobe.Probe):
-sizes, defined commands, _IOC or plain number.
+context, the way the kernel compiles them: on a kernel tree configured for
+the ABI's kernel (kconf.py: tinyconfig, the ABI's options, prepare0, in an
+object directory), with the compiler command Kbuild itself gives a
+module's C file there (kbuild_flags: the include paths, -D__KERNEL__, the
+forced includes and the arch's own flags).  The probes are measure-sizes'
+own (sizeprobe.Probe): sizes, defined commands, _IOC or plain number.
 
 A time64 variant runs on its base's kernel: it is measured on the base's
-tree with Kbuild's flags (no _TIME_BITS, which the kernel does not know).  An ABI without a configured tree (kconf.NOT_MEASURED: x32) does
-not measure these headers at all: its sizes file does not list them in
+tree with Kbuild's flags (no _TIME_BITS, which the kernel does not know).
+An ABI without a configured tree (kconf.NOT_MEASURED: x32) does not
+measure these headers at all: its sizes file does not list them in
 `kernel-context:`, and ioctlgen says "not measured" there instead of
 numbering them."""
 
