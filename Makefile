@@ -260,25 +260,21 @@ VERSION_UAPI = $(VERSION_DIR); $(MAKE) -s $$($(VERSION_DONE)) || exit 1
 # Each version the registry knows is measured against its own tree's headers
 # (spec/sizes/<abi>.yaml for the oldest, spec/sizes/<version>/<abi>.yaml).
 # The kernel-internal headers are measured in kernel context on the trees
-# tools/ioctltools/kcontext.py names, each configured once in its own
-# object directory $(B)/kconf-<version>-<ABI> (make tinyconfig prepare).
-KCONTEXT_TREES = $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext targets $(B))
-$(B)/kconf-%/.done:
+# tools/ioctltools/kconf.py names, one per version and base ABI, each
+# configured once (tinyconfig prepare0) in the cache outside the clone and
+# linked as $(B)/kconf-<version>-<ABI>.
+KCONTEXT_TREES = $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext targets $(SPEC) $(B))
+$(B)/kconf-%/.done: tools/ioctltools/kconf.py
 	$(quiet) KCONFIG $(@D)
-	$(Q)v=$$(echo $* | sed 's/-.*//'); abi=$$(echo $* | sed 's/^[^-]*-//'); \
-		arch=$$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext arch $$v $$abi) && \
-		$(MAKE) -s $(B)/linux-source-$$v/.extracted && rm -rf $(@D) && mkdir -p $(@D) && \
-		MAKEFLAGS= $(MAKE) -s -C $(B)/linux-source-$$v O=$(CURDIR)/$(@D) ARCH=$$arch \
-			tinyconfig >/dev/null && \
-		MAKEFLAGS= $(MAKE) -s -C $(B)/linux-source-$$v O=$(CURDIR)/$(@D) ARCH=$$arch \
-			-j2 prepare >/dev/null && touch $@
+	$(Q)$(MAKE) -s $(B)/linux-source-$(firstword $(subst -, ,$*))/.extracted && \
+		PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext configure $(SPEC) $* $(B)
 
 sizes: $(B)/ioctlgen
-	$(Q)$(MAKE) -s $(KCONTEXT_TREES)
+	$(Q)$(MAKE) -s -j2 $(KCONTEXT_TREES)
 	$(Q)for v in $(REG_VERSIONS); do \
 		$(VERSION_UAPI); \
 		tools/measure-sizes --version $$v --uapi $$d $(if $(NEW_HEADERS),--new-headers $(NEW_HEADERS)) \
-			$$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext args $$v $(B)) \
+			$$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext args $(SPEC) $$v $(B)) \
 			$(foreach f,$(ONLY),--only $(f)) $(SPEC) $(B) || exit 1; \
 	done
 

@@ -46,14 +46,14 @@ for v in ${versions:--}; do
 	fi
 	mkdir -p "$tmp/fresh-$v"
 	# the kernel-internal headers in kernel context, on the trees make sizes
-	# configures (tools/ioctltools/kcontext.py)
+	# configures (tools/ioctltools/kconf.py: one per base ABI, in the cache)
 	kopt=
 	if [ "$v" != - ]; then
-		kopt=$(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.kcontext args "$v" "$build") ||
+		kopt=$(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.kcontext args "$spec" "$v" "$build") ||
 			bail "the kernel-context trees of $v (tools/ioctltools/kcontext.py)"
 		# shellcheck disable=SC2046 # one target per configured tree
-		if [ -n "$kopt" ] && ! make -s $(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.kcontext \
-				targets "$build") >"$tmp/log" 2>&1; then
+		if [ -n "$kopt" ] && ! make -s -j2 $(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.kcontext \
+				targets "$spec" "$build") >"$tmp/log" 2>&1; then
 			diag <"$tmp/log"
 			bail "make the configured kernel trees of kernel-context"
 		fi

@@ -1,30 +1,28 @@
 # SPDX-License-Identifier: GPL-2.0
 """Kernel-internal headers (`kernel-internal: true`) measured in kernel
-context, the way the kernel compiles them: the ABI's compiler with the
-include paths, -D__KERNEL__ and forced includes of Kbuild's LINUXINCLUDE,
-on a kernel tree configured for that ABI (`make tinyconfig prepare` in an
-object directory: its generated headers).  The probes are measure-sizes'
+context, the way the kernel compiles them: on a kernel tree configured for
+the ABI's kernel (kconf.py: tinyconfig, the ABI's options, prepare0, in an
+object directory), with the compiler command Kbuild itself gives a
+module's C file there (kbuild_flags: the include paths, -D__KERNEL__, the
+forced includes and the arch's own flags).  The probes are measure-sizes'
 own (sizeprobe.Probe): sizes, defined commands, _IOC or plain number.
 
-An ABI without a configured tree does not measure these headers at all:
-its sizes file does not list them in `kernel-context:`, and ioctlgen says
-"not measured" there instead of numbering them."""
+A time64 variant runs on its base's kernel: it is measured on the base's
+tree with Kbuild's flags (no _TIME_BITS, which the kernel does not know).
+An ABI without a configured tree (kconf.NOT_MEASURED: x32) does not
+measure these headers at all: its sizes file does not list them in
+`kernel-context:`, and ioctlgen says "not measured" there instead of
+numbering them."""
 
 import os
+import shlex
+import subprocess
 import sys
+import tempfile
 
-from . import Error, cc
+from . import Error, cc, kconf, registry
+from .kconf import objdir
 from .sizeprobe import run_chunk
-
-# Where the project measures kernel-internal headers: {version: {ABI: the
-# kernel's ARCH for make}}.  One configured tree costs a `make tinyconfig
-# prepare` (about a minute); the other ABIs and versions stay "not
-# measured" (docs/dev/sizes.md).
-CONFIGURED = {"6.1": {"x86_64": "x86_64"}}
-
-
-def objdir(build, version, abi):
-    return os.path.join(build, f"kconf-{version}-{abi}")
 
 
 def parse(specs, abis):
@@ -43,23 +41,54 @@ def parse(specs, abis):
     return out
 
 
+# Kbuild's options that name the one file it compiles, or its output
+DROP = ("-Wp,-MMD,", "-DMODULE", "-DKBUILD_BASENAME=", "-DKBUILD_MODNAME=",
+        "-D__KBUILD_MODNAME=", "-fverbose-asm", "-S")
+
+
+def kbuild_flags(abi, src, obj):
+    """The compiler command Kbuild uses for a C file of an external module
+    on the tree in obj (`make M=DIR V=1 flags.s`), without what names that
+    file: the kernel's own flags for this ABI (sh's -m4 -ml and cpu-sh4
+    include directory, mips's mach-generic, -m32 on i386), its paths
+    absolute.  Asked each run: a cached tree's own paths may be another
+    clone's."""
+    base = kconf.KERNELS[kconf.base_of(abi)][0]
+    with tempfile.TemporaryDirectory(prefix="kcontext-flags-") as tmp:
+        for name, text in (("flags.c", "int kcontext_flags;\n"), ("Kbuild", "obj-m += flags.o\n")):
+            with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        cmd = ["make", "-C", src, f"O={obj}", f"ARCH={base}", f"M={tmp}", "V=1",
+               f"CROSS_COMPILE={kconf.cross_compile(abi.cc)}", "flags.s"]
+        r = subprocess.run(cmd, capture_output=True, text=True,
+                           env=dict(os.environ, MAKEFLAGS=""))
+        line = next((l for l in r.stdout.splitlines()
+                     if l.strip().endswith(os.path.join(tmp, "flags.c"))), None)
+        if r.returncode != 0 or line is None:
+            raise Error(f"{obj}: error: Kbuild does not compile a module file for "
+                        f"{abi.name}: {shlex.join(cmd)}\n{r.stderr[-2000:]}")
+    argv, out = shlex.split(line)[:-1], []
+    while argv:
+        a = argv.pop(0)
+        if a == "-o":
+            argv.pop(0)
+        elif not a.startswith(DROP):
+            out.append(obj + a[1:] if a.startswith("./") else
+                       a[:2] + obj + a[3:] if a.startswith("-I./") else a)
+    return out
+
+
 class KernelToolchain:
-    """What sizeprobe asks of a toolchain, for kernel context."""
+    """What sizeprobe asks of a toolchain, for kernel context: Kbuild's
+    compiler command on the tree (kbuild_flags)."""
 
     def __init__(self, abi, src, obj):
         self.abi, self.name = abi, abi.name
-        arch = abi.arch
         self.inc = os.path.join(src, "include")
-        gcc_inc = cc.run(abi.compiler + ["-print-file-name=include"]).stdout.strip()
-        dirs = [f"{src}/arch/{arch}/include", f"{obj}/arch/{arch}/include/generated",
-                f"{src}/include", f"{obj}/include", f"{src}/arch/{arch}/include/uapi",
-                f"{obj}/arch/{arch}/include/generated/uapi", f"{src}/include/uapi",
-                f"{obj}/include/generated/uapi"]
-        self.cc = abi.compiler + ["-nostdinc", "-isystem", gcc_inc, "-D__KERNEL__",
-                                  "-std=gnu11", "-fno-strict-aliasing"]
-        self.cc += [f for d in dirs for f in ("-I", d)]
-        for f in ("compiler-version.h", "kconfig.h", "compiler_types.h"):
-            self.cc += ["-include", f"{src}/include/linux/{f}"]
+        self.cc = kbuild_flags(abi, src, obj)
+        # the probe's own <stddef.h> (Kbuild has -nostdinc); no kernel header includes it
+        gcc_inc = cc.run(self.cc[:1] + ["-print-file-name=include"]).stdout.strip()
+        self.cc += ["-isystem", gcc_inc]
         self.kernel_names = frozenset()
         self.search = []
 
@@ -90,21 +119,29 @@ def measure(reg, probes, trees, probe_dir):
 
 
 def main(argv):
-    """`targets BUILD`: the make targets of the configured trees;
-    `args VERSION BUILD`: measure-sizes' --kernel-context options of VERSION."""
-    if argv[:1] == ["targets"] and len(argv) == 2:
-        print(" ".join(os.path.join(objdir(argv[1], v, a), ".done")
-                       for v, abis in CONFIGURED.items() for a in abis))
-    elif argv[:1] == ["args"] and len(argv) == 3:
-        v, build = argv[1:]
-        print(" ".join(f"--kernel-context {a}={os.path.join(build, 'linux-source-' + v)}:"
-                       f"{objdir(build, v, a)}" for a in CONFIGURED.get(v, {})))
-    elif argv[:1] == ["arch"] and len(argv) == 3:
-        print(CONFIGURED[argv[1]][argv[2]])
-    else:
-        print("usage: python3 -m ioctltools.kcontext targets BUILD | args VERSION BUILD | "
-              "arch VERSION ABI", file=sys.stderr)
-        return 2
+    """`targets SPEC BUILD`: the make targets of the configured trees;
+    `args SPEC VERSION BUILD`: measure-sizes' --kernel-context options of
+    VERSION; `configure SPEC VERSION-ABI BUILD`: make one tree (kconf)."""
+    try:
+        if argv[:1] == ["targets"] and len(argv) == 3:
+            reg = registry.load(argv[1], "dump")
+            print(" ".join(os.path.join(objdir(argv[2], v, t), ".done")
+                           for v in reg.versions() for t in kconf.tree_abis(reg)))
+        elif argv[:1] == ["args"] and len(argv) == 4:
+            reg, v, build = registry.load(argv[1], "dump"), argv[2], argv[3]
+            print(" ".join(f"--kernel-context {a}={os.path.join(build, 'linux-source-' + v)}:"
+                           f"{objdir(build, v, t)}"
+                           for t, abis in kconf.tree_abis(reg).items() for a in abis))
+        elif argv[:1] == ["configure"] and len(argv) == 4:
+            version, _, abi = argv[2].partition("-")
+            kconf.configure(registry.load(argv[1], "dump"), version, abi, argv[3])
+        else:
+            print("usage: python3 -m ioctltools.kcontext targets SPEC BUILD | "
+                  "args SPEC VERSION BUILD | configure SPEC VERSION-ABI BUILD", file=sys.stderr)
+            return 2
+    except Error as e:
+        print(e, file=sys.stderr)
+        return 1
     return 0
 
 

@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from . import Error, cc, kcontext, newheader, probecache, registry, results_of, specwrite
+from . import Error, cc, kconf, kcontext, newheader, probecache, registry, results_of, specwrite
 from .cc import userspace_include
 from .cheader import HeaderText
 from .sizeprobe import Probe, Result, from_cache, run_chunk, to_cache
@@ -351,8 +351,13 @@ def merge(reg, abi, old, sizes, absent, measured):
     return merged, {f"{h}:{n}" if n in present else n for h, n in gone}
 
 
-def render(abi, sizes, absent, kernel_context=()):
-    out = [specwrite.SPDX, f"abi: {abi}", "doc: Measured by `make sizes`; do not edit by hand."]
+def render(abi, sizes, absent, kernel_context=(), unmeasured=None):
+    """The sizes file's text; unmeasured: why the ABI measures no
+    kernel-internal header (kconf.NOT_MEASURED), said in its doc."""
+    doc = "Measured by `make sizes`; do not edit by hand."
+    if unmeasured:
+        doc += f" Kernel-internal headers are not measured on this ABI, because {unmeasured}."
+    out = [specwrite.SPDX, f"abi: {abi}", f"doc: {specwrite.scalar(doc)}"]
     if kernel_context:	# the kernel-internal headers measured here (kcontext)
         out.append("kernel-context:")
         out += [f"  - {specwrite.scalar(h)}" for h in sorted(kernel_context)]
@@ -429,10 +434,11 @@ def main(argv=None):
     if errors:
         print("\n".join(errors), file=sys.stderr)
         return 1
+    why = kconf.unmeasured(reg) if any(p.header.kernel_internal for p in probes_of(reg)) else {}
     for abi in reg.abis:
         path = os.path.join(out_dir, abi.name + ".yaml")
         if specwrite.write_if_changed(path, render(abi.name, sizes[abi.name], absent[abi.name],
-                                                   kctx.get(abi.name, ()))):
+                                                   kctx.get(abi.name, ()), why.get(abi.name))):
             print(f"  {'SIZES':<7} {path}")
     ncmd = sum(len(p.commands) for p in probes)
     print(f"  {'SIZES':<7} {len(reg.abis)} ABIs, {len(probes)} headers, {ncmd} commands: " +

@@ -27,6 +27,7 @@ class Abi:
     cc: str
     cflags: tuple
     source: str			# path:line:col of its entry in abis.yaml
+    variant_of: str | None = None	# a variant's base ABI (i386 of i386-time64)
 
     @property
     def compiler(self):
@@ -62,7 +63,8 @@ class Registry:
 
     def __init__(self, doc):
         self.doc = doc
-        self.abis = [Abi(a["name"], a["arch"], a["cc"], tuple(a["cflags"]), a["source"])
+        self.abis = [Abi(a["name"], a["arch"], a["cc"], tuple(a["cflags"]), a["source"],
+                         a.get("variant-of"))
                      for a in doc["abis"]]
         self.headers = [Header(h["path"], h["arch"], h["spec"], h["doc"], list(h["includes"]),
                                h["header-test"], h["patch-prefix"], h["commands"],
