@@ -262,8 +262,9 @@ VERSION_UAPI = $(VERSION_DIR); $(MAKE) -s $$($(VERSION_DONE)) || exit 1
 # The kernel-internal headers are measured in kernel context on the trees
 # tools/ioctltools/kconf.py names, one per version and base ABI, each
 # configured once (tinyconfig prepare0) in the cache outside the clone and
-# linked as $(B)/kconf-<version>-<ABI>.
-KCONTEXT_TREES = $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext targets $(SPEC) $(B))
+# linked as $(B)/kconf-<version>-<ABI>; made only when ONLY names a
+# kernel-internal header or is empty (kcontext targets).
+KCONTEXT_TREES = $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext targets $(SPEC) $(B) $(ONLY))
 $(B)/kconf-%/.done: tools/ioctltools/kconf.py
 	$(quiet) KCONFIG $(@D)
 	$(Q)$(MAKE) -s $(B)/linux-source-$(firstword $(subst -, ,$*))/.extracted && \
@@ -306,10 +307,10 @@ INTERNAL_IMPORT = media/v4l2-subdev.h media/v4l2-ioctl.h media/v4l2-common.h \
 	linux/platform_data/media/si4713.h net/nfc/nci_core.h linux/hid-roccat.h \
 	linux/map_benchmark.h sound/pcm.h linux/blktrace_api.h xen/interface/xen-mca.h linux/falloc.h
 import-internal: $(B)/ioctlgen
-	$(Q)$(MAKE) -s $(KCONTEXT_TREES)
+	$(Q)$(MAKE) -s $(B)/kconf-6.1-x86_64/.done
 	$(Q)tools/import-uapi --version 6.1 --uapi $(B)/uapi --tree $(B)/linux-source-6.1 --spec $(SPEC) \
 		--left-out $(SPEC)/left-out-internal.txt \
-		$$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext args 6.1 $(B)) \
+		$$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext args $(SPEC) 6.1 $(B) x86_64) \
 		$(foreach h,$(INTERNAL_IMPORT),--internal $(h))
 
 # ---------------------------------------------------------------- render / patches / verify (issue 3)

@@ -119,25 +119,33 @@ def measure(reg, probes, trees, probe_dir):
 
 
 def main(argv):
-    """`targets SPEC BUILD`: the make targets of the configured trees;
-    `args SPEC VERSION BUILD`: measure-sizes' --kernel-context options of
-    VERSION; `configure SPEC VERSION-ABI BUILD`: make one tree (kconf)."""
+    """`targets SPEC BUILD [SPECFILE...]`: the make targets of the configured
+    trees (none when the spec files named, the ones to be measured, hold no
+    kernel-internal header: a UAPI edit never waits for 30 trees);
+    `args SPEC VERSION BUILD [ABI]`: measure-sizes' --kernel-context options
+    of VERSION (of one ABI); `configure SPEC VERSION-ABI BUILD`: make one
+    tree (kconf)."""
     try:
-        if argv[:1] == ["targets"] and len(argv) == 3:
+        if argv[:1] == ["targets"] and len(argv) >= 3:
             reg = registry.load(argv[1], "dump")
+            only = {os.path.realpath(f) for f in argv[3:]}
+            if only and not any(h.kernel_internal and os.path.realpath(h.spec) in only
+                                for h in reg.headers):
+                return 0
             print(" ".join(os.path.join(objdir(argv[2], v, t), ".done")
                            for v in reg.versions() for t in kconf.tree_abis(reg)))
-        elif argv[:1] == ["args"] and len(argv) == 4:
+        elif argv[:1] == ["args"] and len(argv) in (4, 5):
             reg, v, build = registry.load(argv[1], "dump"), argv[2], argv[3]
             print(" ".join(f"--kernel-context {a}={os.path.join(build, 'linux-source-' + v)}:"
                            f"{objdir(build, v, t)}"
-                           for t, abis in kconf.tree_abis(reg).items() for a in abis))
+                           for t, abis in kconf.tree_abis(reg).items() for a in abis
+                           if argv[4:] in ([], [a])))
         elif argv[:1] == ["configure"] and len(argv) == 4:
             version, _, abi = argv[2].partition("-")
             kconf.configure(registry.load(argv[1], "dump"), version, abi, argv[3])
         else:
-            print("usage: python3 -m ioctltools.kcontext targets SPEC BUILD | "
-                  "args SPEC VERSION BUILD | configure SPEC VERSION-ABI BUILD", file=sys.stderr)
+            print("usage: python3 -m ioctltools.kcontext targets SPEC BUILD [SPECFILE...] | "
+                  "args SPEC VERSION BUILD [ABI] | configure SPEC VERSION-ABI BUILD", file=sys.stderr)
             return 2
     except Error as e:
         print(e, file=sys.stderr)
