@@ -24,6 +24,9 @@ SPEC     := spec
 SPEC_NAME_OK = LC_ALL=C grep -x '[A-Za-z0-9_./-]*'
 SPEC_FILES := $(shell find $(SPEC) -name '*.yaml' | $(SPEC_NAME_OK) | LC_ALL=C sort)
 
+# A long step says it is still running, every 5 s (tools/still-running).
+STILL := tools/still-running
+
 ifeq ($(V),1)
 Q =
 quiet = @:
@@ -35,7 +38,18 @@ endif
 .PHONY: all deps check clean distclean sizes model render patches verify docs audit serve bench fuzz tree headers use-tree uapi lib install exports driver-test import-internal
 .DELETE_ON_ERROR:
 
-all: deps $(B)/ioctlgen $(MODEL) $(B)/ioctl.table lib $(B)/render.stamp $(B)/patches.stamp $(B)/exports/.stamp docs
+# Plain `make` (the author's edit -> make -> prompt, issue 36) runs the
+# stages after the model two at a time: render, the series, the exports,
+# the audits and the site read the model and write apart.  A -j on the
+# command line wins (make -j1: one at a time); other goals keep make's default.
+JOBS ?= 2
+ifeq ($(TREE)$(filter-out all,$(MAKECMDGOALS)),)
+MAKEFLAGS += -j$(JOBS)
+endif
+
+# After the model, the longest chain first (the audits, then the site).
+all: deps $(B)/ioctlgen $(MODEL) docs $(B)/exports/.stamp $(B)/patches.stamp $(B)/render.stamp \
+		$(B)/ioctl.table lib
 	@echo
 	@echo "Registry model:  $(MODEL)"
 	@echo "Rendered site:   file://$(CURDIR)/$(B)/site/index.html  (or: make serve)"
@@ -202,13 +216,18 @@ model: $(MODEL)
 KVERS := 6.1 6.12
 $(KSRC)/.extracted: $(KSRC_TAR)
 	$(quiet) UNTAR $(KSRC)
-	$(Q)rm -rf $(KSRC) && mkdir -p $(B) && tar -xJf $< -C $(B) && touch $@
+	$(Q)rm -rf $(KSRC) && mkdir -p $(B) && $(STILL) UNTAR $(KSRC) tar -xJf $< -C $(B) && touch $@
 
 $(B)/linux-source-%/.extracted: /usr/src/linux-source-%.tar.xz
 	$(quiet) UNTAR $(@D)
-	$(Q)rm -rf $(@D) && mkdir -p $(B) && tar -xJf $< -C $(B) && touch $@
+	$(Q)rm -rf $(@D) && mkdir -p $(B) && $(STILL) UNTAR $(@D) tar -xJf $< -C $(B) && touch $@
 
 tree: $(KVERS:%=$(B)/linux-source-%/.extracted)
+
+# Plain `make` runs two jobs at once (JOBS, above): the packages first.
+ifeq ($(TREE)$(filter-out all,$(MAKECMDGOALS)),)
+$(LIB_OBJ) $(CLI_OBJ) $(REG_OBJ) $(REG_PIC) $(KVERS:%=$(B)/linux-source-%/.extracted): | deps
+endif
 
 # UAPI headers as `make headers_install` exports them, per kernel ARCH.
 # HDRINST TREE,OBJDIR,ARCH,DEST: every ARCH of a tree shares one Kbuild
@@ -222,7 +241,7 @@ tree: $(KVERS:%=$(B)/linux-source-%/.extracted)
 # lock, an export another make finished meanwhile is not made again.
 define HDRINST
 	$(quiet) HDRINST $(4)
-	$(Q)flock $(2).lock sh -c '[ $(4)/.done -nt $(1)/.extracted ] && exit; rm -rf $(4) && \
+	$(Q)$(STILL) HDRINST $(4) flock $(2).lock sh -c '[ $(4)/.done -nt $(1)/.extracted ] && exit; rm -rf $(4) && \
 		{ [ $(2)/.tree -nt $(1)/.extracted ] || { rm -rf $(2) && mkdir -p $(2) && touch $(2)/.tree; }; } && \
 		tools/headers-install $(1) $(CURDIR)/$(2) $(3) $(CURDIR)/$(4) >/dev/null && touch $(4)/.done'
 endef
@@ -330,6 +349,9 @@ render $(B)/render.stamp: $(MODEL) $(KSRC)/.extracted $(RENDER_DEPS)
 	$(Q)touch $(B)/render.stamp
 
 # One series per known version, against its own tree: generated-patches/<version>/.
+# KVER's shares the render cache with render.py, which `make` runs beside it:
+# the cache is written whole and renamed, its entries keyed by all they are
+# made from.  (A job per version cost more CPU, a second make, than it saved.)
 patches $(B)/patches.stamp: $(MODEL) $(KVERS:%=$(B)/linux-source-%/.extracted) $(PATCH_DEPS)
 	$(Q)for v in $(REG_VERSIONS); do \
 		echo "  PATCHES generated-patches/$$v"; \
@@ -379,7 +401,7 @@ EXPORT_DEPS := generator/export.py $(wildcard generator/export_*.py) generator/r
 
 $(B)/exports/.stamp: $(EXPORT_DEPS)
 	$(quiet) EXPORT $(B)/exports
-	$(Q)$(PYTHON) generator/export.py -t $(B)/ioctl.table --ioctlgen $(B)/ioctlgen -o $(B)/exports
+	$(Q)$(STILL) EXPORT $(B)/exports $(PYTHON) generator/export.py -t $(B)/ioctl.table --ioctlgen $(B)/ioctlgen -o $(B)/exports
 	$(Q)touch $@
 
 exports: $(B)/exports/.stamp
@@ -405,7 +427,7 @@ $(B)/free.json: $(MODEL)
 
 $(B)/site/.stamp: $(MODEL) $(B)/ioctl.table $(B)/free.json $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp $(B)/layouts.json
 	$(quiet) SITE $(B)/site
-	$(Q)$(PYTHON) generator/render_site.py --model $(MODEL) --src $(B)/site-src \
+	$(Q)$(STILL) SITE $(B)/site $(PYTHON) generator/render_site.py --model $(MODEL) --src $(B)/site-src \
 		--html $(B)/site --ioctlgen $(B)/ioctlgen --audit $(B)/audit --free $(B)/free.json \
 		--layouts $(B)/layouts.json --table $(B)/ioctl.table $(if $(Q),>/dev/null)
 	$(Q)touch $@
@@ -417,9 +439,16 @@ docs: $(B)/site/.stamp
 # the site's "Where the tools disagree" (tools/audit-debian).
 AUDIT_DEPS := tools/audit tools/audit-debian $(wildcard tools/ioctltools/*.py) \
 	$(wildcard spec/consumers/*.txt) $(wildcard tests/fixtures/consumers/*)
-$(B)/audit/.stamp: $(MODEL) $(B)/ioctlgen $(AUDIT_DEPS)
-	$(quiet) AUDIT $(B)/audit
-	$(Q)tools/audit-debian $(B)/ioctlgen $(MODEL) $(B)/audit
+# One job per consumer ($(B)/audit/.<consumer>.stamp), so that make runs two
+# at once; the site waits for all.  The JSON of a consumer no longer audited goes.
+AUDITS := strace go rust syzkaller
+$(B)/audit/.stamp: $(AUDITS:%=$(B)/audit/.%.stamp)
+	$(Q)find $(B)/audit -maxdepth 1 -name '*.json' $(AUDITS:%=! -name %.json) -delete
+	$(Q)touch $@
+
+$(B)/audit/.%.stamp: $(MODEL) $(B)/ioctlgen $(AUDIT_DEPS)
+	$(quiet) AUDIT $(B)/audit/$*
+	$(Q)tools/audit-debian $(B)/ioctlgen $(MODEL) $(B)/audit $*
 	$(Q)touch $@
 
 audit: $(B)/audit/.stamp

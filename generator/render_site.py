@@ -210,6 +210,26 @@ def prune_html(src, html_dir):
                 os.unlink(os.path.join(d, fn))
 
 
+def canonical_searchindex(html_dir):
+    """Sphinx 5 updates searchindex.js on an incremental build: the words
+    of a page no longer there stay with no page, and the titles follow in
+    the order the pages were read.  Written again with those dropped and
+    every key and list in order, an incremental build's file is a full
+    build's, byte for byte (tests/bench/edit-loop compares them)."""
+    from sphinx.search import js_index
+    path = os.path.join(html_dir, "searchindex.js")
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = js_index.loads(f.read())
+    except (OSError, ValueError):
+        return          # no index: nothing to put in order
+    for k in ("terms", "titleterms"):
+        data[k] = {w: v for w, v in sorted(data[k].items()) if v != []}
+    for k in ("alltitles", "indexentries"):
+        data[k] = {t: sorted(v) for t, v in sorted(data[k].items())}
+    renderlib.write_if_changed(path, js_index.dumps(data))
+
+
 def sphinx(src, html_dir, doctrees):
     """Build the HTML, incrementally: Sphinx rereads only the sources whose
     mtime changed, and Writer touches only the sources whose content did.
@@ -262,6 +282,7 @@ def sphinx(src, html_dir, doctrees):
                 with open(dst, "wb") as f:
                     f.write(data)
     prune_html(src, html_dir)
+    canonical_searchindex(html_dir)
     with open(stamp, "w"):
         pass
     return True
