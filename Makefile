@@ -38,7 +38,7 @@ endif
 .PHONY: all deps check clean distclean sizes model render patches verify docs audit serve bench fuzz tree headers use-tree uapi lib install exports driver-test import-internal
 .DELETE_ON_ERROR:
 
-# Plain `make` (the author's edit -> make -> prompt, issue 36) runs the
+# Plain `make` (the author's edit -> make -> prompt) runs the
 # stages after the model two at a time: render, the series, the exports,
 # the audits and the site read the model and write apart.  A -j on the
 # command line wins (make -j1: one at a time); other goals keep make's default.
@@ -81,7 +81,7 @@ $(B)/ioctlgen: $(CLI_OBJ) $(B)/libioctlreg-core.a $(B)/libioctlgen.a
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
-# ---------------------------------------------------------------- libioctlreg (issue 34)
+# ---------------------------------------------------------------- libioctlreg
 # The lookup table (`ioctlgen table`, after the model: its sizes measured
 # first) and the library that reads it (libioctlreg/, docs/guide/libioctlreg.rst).
 # ioctlgen links the reader alone (libioctlreg-core.a, the layout code from
@@ -212,7 +212,7 @@ model: $(MODEL)
 # ---------------------------------------------------------------- kernel trees
 # Extracted from Debian's linux-source packages; never committed.  KVER is
 # the tree the model, the series and verify use; KVERS every tree Debian
-# ships that the registry is to describe (issue 11: 6.12 beside 6.1).
+# ships that the registry is to describe (6.12 beside 6.1).
 KVERS := 6.1 6.12
 $(KSRC)/.extracted: $(KSRC_TAR)
 	$(quiet) UNTAR $(KSRC)
@@ -332,7 +332,7 @@ import-internal: $(B)/ioctlgen
 		$$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext args $(SPEC) 6.1 $(B) x86_64) \
 		$(foreach h,$(INTERNAL_IMPORT),--internal $(h))
 
-# ---------------------------------------------------------------- render / patches / verify (issue 3)
+# ---------------------------------------------------------------- render / patches / verify
 # build/render mirrors the kernel paths of every generated file (KVER's tree);
 # generated-patches/<version>/ is the series against each pristine tree
 # (tools/make-patches; build/patches-work, build/patches-work-<version>).
@@ -389,7 +389,7 @@ driver-test: $(if $(DRIVER),$(B)/ioctlgen $(B)/patches.stamp)
 	$(Q)[ -n "$(DRIVER)" ] || { echo "make driver-test: DRIVER=dir is needed (Kbuild, the module's .c, one *_test.c)" >&2; exit 2; }
 	$(Q)nice -n 10 tools/driver-test $(if $(VERSION),--version $(VERSION)) "$(DRIVER)"
 
-# ---------------------------------------------------------------- exports (issue 33)
+# ---------------------------------------------------------------- exports
 # The registry in its consumers' formats, from the lookup table decode
 # answers from, read through libioctlreg (ioctlgen table --dump):
 # $(B)/exports/<consumer>/ (generator/export.py; docs/exports/*.rst).
@@ -411,7 +411,7 @@ $(EXPORTERS:%=exports-%): exports-%: $(B)/ioctl.table $(B)/ioctlgen
 	$(Q)$(PYTHON) generator/export.py -t $(B)/ioctl.table --ioctlgen $(B)/ioctlgen -o $(B)/exports --only $*
 .PHONY: $(EXPORTERS:%=exports-%)
 
-# ---------------------------------------------------------------- docs (issue 5)
+# ---------------------------------------------------------------- docs
 # The browsable registry: the model through templates/site/ plus the pages of
 # docs/ (not docs/dev/) into $(B)/site-src, then Sphinx, warnings as errors,
 # into $(B)/site (generator/render_site.py does both).
@@ -435,7 +435,7 @@ $(B)/site/.stamp: $(MODEL) $(B)/ioctl.table $(B)/free.json $(B)/ioctlgen $(SITE_
 docs: $(B)/site/.stamp
 	@echo "Site: file://$(CURDIR)/$(B)/site/index.html"
 
-# The consumers' tables Debian ships, audited (issue 33): build/audit/*.json,
+# The consumers' tables Debian ships, audited: build/audit/*.json,
 # the site's "Where the tools disagree" (tools/audit-debian).
 AUDIT_DEPS := tools/audit tools/audit-debian $(wildcard tools/ioctltools/*.py) \
 	$(wildcard spec/consumers/*.txt) $(wildcard tests/fixtures/consumers/*)
@@ -453,7 +453,7 @@ $(B)/audit/.%.stamp: $(MODEL) $(B)/ioctlgen $(AUDIT_DEPS)
 
 audit: $(B)/audit/.stamp
 
-# The struct layout view (issue 36): the registry's structs and unions as
+# The struct layout view: the registry's structs and unions as
 # every ABI's compiler lays them out (tools/measure-layouts), on the ABIs
 # whose ARCH's headers are exported: x86's always, every ARCH's after
 # `make uapi` (make check); the page lists the others as not measured.
@@ -466,7 +466,7 @@ serve: docs
 	@echo "Serving $(B)/site on http://127.0.0.1:$(PORT)/  (Ctrl-C stops)"
 	$(Q)exec $(PYTHON) -m http.server --bind 127.0.0.1 --directory $(B)/site $(PORT)
 
-# ---------------------------------------------------------------- bench / fuzz (issue 6)
+# ---------------------------------------------------------------- bench / fuzz
 # `make bench` prints medians (tests/bench/run); `make fuzz FUZZ_TIME=600` fuzzes
 # load+check+model with libFuzzer, growing tests/fuzz/corpus (tests/fuzz/run).
 CLANG     ?= clang-14

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Array bounds and size operands (issue 35, class 5): each name a
+ * Array bounds and size operands: each name a
  * command's C texts use as a constant (n in char[n], in legacy.written)
  * must be one, or the model, site and decoder show a fixed number for
  * what the compiler computes otherwise (a run-time variable, __LINE__).

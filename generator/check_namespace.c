@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One C namespace across the registry (issue 35, class 3).  The generated
+ * One C namespace across the registry.  The generated
  * headers meet in one translation unit: a macro of one header rewrites a
  * constant, member or tag of another wherever both are visible, and a name
  * the compiler's headers own (<asm/ioctl.h>'s _IOC family, an include

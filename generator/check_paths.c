@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Where a header is installed (issue 35, class 6): headers_install puts
+ * Where a header is installed: headers_install puts
  * the directories of include/uapi/ and each arch's include/uapi/asm/ under
  * /usr/include, so a header anywhere else (sys/, a bare stdio.h) would
  * land beside, or over, the C library's.  With a tree (--tree) its own

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The argument types header specs define (issue 12): what each member's
+ * The argument types header specs define: what each member's
  * type is, and the rules that keep a new ioctl free of compat handling.
  * Errors: a member type that is neither fixed-width nor a registry struct
  * or union defined before it, and types whose size differs between ABIs.

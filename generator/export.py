@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""The registry in the formats its consumers take (issue 33), from the
+"""The registry in the formats its consumers take, from the
 lookup table decode answers from (build/ioctl.table, read through
 libioctlreg: generator/table_reader.py): OUT/<consumer>/..., each file
 written atomically and only when it changed; a file an earlier run wrote

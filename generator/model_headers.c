@@ -80,7 +80,7 @@ static void write_named_value(struct json *j, const struct cconstant *k, bool wi
 	close_(j, '}');
 }
 
-/* new, constants and types: what the registry renders of a header (issue 12) */
+/* new, constants and types: what the registry renders of a header */
 static void write_header_types(struct json *j, const struct header *hd)
 {
 	static const char *const kinds[] = { "struct", "union", "enum" };

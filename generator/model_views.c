@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the model decides for its readers, so that templates, Python and
- * the site's scripts only select and lay out (issue 30): the ioctl macros
+ * the site's scripts only select and lay out: the ioctl macros
  * and fixed-width types, each layout's figures and masks, the words of
  * every lifetime, what a command passes and how a legacy one is kept,
  * and each known version's view of the headers and magic-code rows.

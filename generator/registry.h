@@ -336,7 +336,7 @@ struct cmember {
 	struct mark mark, type_mark, len_mark;
 };
 
-/* types: an argument type a header spec defines (issue 12) */
+/* types: an argument type a header spec defines */
 struct ctype_def {
 	const char *name;	/* the tag */
 	const char *c_name;	/* struct NAME, union NAME, enum NAME */

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The decoder's data (Site.data()) as the files the pages load (issue 36:
-no page loads more than it shows).  One file held it all (1.38 MB, loaded
+"""The decoder's data (Site.data()) as the files the pages load: no
+page loads more than it shows.  One file held it all (1.38 MB, loaded
 by the registry and decoder pages whatever they showed); now:
 
   _static/ioctl-data.js              the index, with each page: ABIs and

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The site's heavy pages cut into parts (issue 36: no page over 300 KB
+"""The site's heavy pages cut into parts (no page over 300 KB
 before its own data).  A list page whose entries would weigh more than
 PAGE_BUDGET is cut into runs of whole groups (a magic code's commands by
 nr, the plain numbers by number, the findings by rule); a page that fits

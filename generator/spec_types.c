@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A header spec's own C definitions (issue 12): new, constants and types.
+ * A header spec's own C definitions: new, constants and types.
  * What one file can tell is checked here (keys, names defined twice, a len
  * that names no constant, members against the kind); what a member's type
  * is, and the layout warnings, need the whole registry (check_types.c).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The decoder's data, loaded when a page first needs it (issue 36: no page
+ * The decoder's data, loaded when a page first needs it (no page
  * loads more than it shows).  _static/ioctl-data.js, the small index, sets
  * window.IOCTL_DATA (ABIs, codes, versions, headers); the parts beside it
  * in _static/ioctl-data/ (generator/site_data.py writes them) are

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Decode figures for tests/bench/run (issue 34), CPU time on one core.
+ * Decode figures for tests/bench/run, CPU time on one core.
  *
  *   decode lookups TABLE ABI SECONDS
  *	libioctlreg's ioctlreg_lookup() against strace's own lookup on the

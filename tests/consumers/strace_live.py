@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """The registry against a real consumer: Debian's strace 6.1, whose x86_64
-ioctl table was regenerated from Linux 6.1 (issue 32).
+ioctl table was regenerated from Linux 6.1.
 
 One compiled program issues ioctl(-1, N, 0) for every candidate N under
 `strace -e trace=ioctl`: every number of strace's own x86_64 table (read

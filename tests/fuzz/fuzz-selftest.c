@@ -3,7 +3,7 @@
  * libFuzzer target that fails on purpose, to test the fuzz runner: an input
  * that starts with "crash" aborts, "leak" leaks, "hang" never returns and
  * "oom" asks for more memory than -rss_limit_mb allows.  A runner that
- * passes after any of them cannot report a bug (issue 35).
+ * passes after any of them cannot report a bug.
  */
 #include <stdint.h>
 #include <stdlib.h>

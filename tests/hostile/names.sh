@@ -2,8 +2,8 @@
 # Part of tests/hostile/run (sourced: new_case, run_case, $spec, $work, $hdr,
 # $spdx, $IOCTLGEN and the TAP helpers are its): names, bounds, install
 # directories and include guards, against one another and a kernel tree
-# (issue 35, classes 3, 5 and 6).
-# ---- a new header's names against the tree's own headers (issue 35, class 3):
+#.
+# ---- a new header's names against the tree's own headers:
 # a macro or tag of a header the registry does not describe, an include
 # guard, an arch header's macro.  model --tree must refuse each, where it stands.
 tree=$work/ns-kernel
@@ -59,7 +59,7 @@ if [ "$rc" = 1 ] && [ ! -e "$work/ns-quoted.json" ] &&
 else fail "model --tree '$quoted': exit $rc, the arch header's macro not found"; sed 's/^/# /' <<<"$out"; fi
 
 # An array bound of a header the tree has is a macro some uapi header of
-# the tree defines (OTHER_MAX), never a run-time variable (issue 35, class 5).
+# the tree defines (OTHER_MAX), never a run-time variable.
 new_case ns-bound
 cat >"$spec/$hdr" <<EOF
 $spdx

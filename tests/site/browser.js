@@ -58,7 +58,7 @@ async function cutPages(page) {
 }
 
 /*
- * Issue 36: "New in 6.12" wrapped each #define every 9 characters.  On the
+ * "New in 6.12" wrapped each #define every 9 characters.  On the
  * pages that list commands with their spelling in a table (the history
  * pages, the plain numbers), a spelling may wrap between words, never
  * inside one: no more lines than words.

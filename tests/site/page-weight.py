@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""What each page of a built site weighs before its own data (issue 36: no
+"""What each page of a built site weighs before its own data (no
 page over 300 KB): the HTML plus every stylesheet it links (and what those
 @import) and every script it loads, as bytes on disk, uncompressed.  Left
 out: the data files a page fetches for what it shows (DATA below: the

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tests/verify/kernels.sh [ARCH...]: boot the patched kernel on every ioctl
-# layout (issue 13).  For each SRCARCH (default: all seven below):
+# layout.  For each SRCARCH (default: all seven below):
 #
 #   1. cross-build tinyconfig + config/common.config + config/ARCH.config
 #      from the patched tree with Debian's cross gcc (ccache), a built-in

@@ -6,7 +6,7 @@ One line per (name, number):
 
     NAME 0xNUMBER KIND: why
 
-KIND is one of KINDS; not-in-registry takes a category of issue 32 after a
+KIND is one of KINDS; not-in-registry takes a category after a
 slash (not-in-registry/plain-number).  '#' starts a comment line.  The
 checks fail on a name with no line and on a line that is stale (the
 registry now agrees, or the consumer no longer prints it), so the file only
