@@ -330,8 +330,15 @@ def merge(reg, abi, old, sizes, absent, measured):
     old_sizes, old_absent = old[:2]
     needed = {t for p in probes_of(reg) for t in p.types}
     merged = {t: (n, None) for t, n in old_sizes.items() if t in needed}
-    merged.update(sizes)
     done = {p.header.spec for p in measured}
+    # a type other headers use keeps its size: a kernel-context layout
+    # (#ifdef __KERNEL__) measured here would change their numbers
+    others = {t for p in probes_of(reg) if p.header.spec not in done for t in p.types}
+    for t, (n, src) in sorted(sizes.items()):
+        if t in others and t in old_sizes and old_sizes[t] != n:
+            raise Error(f"{src}: error: ABI {abi.name}: '{t}' measures {n} here but "
+                        f"{old_sizes[t]} for the other headers that use it")
+    merged.update(sizes)
     gone, present = set(), set()
     for h in reg.headers:
         if not h.applies_to(abi):
