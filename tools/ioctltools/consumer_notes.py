@@ -21,6 +21,9 @@ KINDS = {
                      "(the consumer's own, or one the kernel removed before them)",
     "wrong-number": "the consumer's number is wrong; the registry keeps the kernel's",
     "not-in-registry": "the kernel defines it, the registry lacks it (a coverage gap)",
+    "not-served": "the kernel defines it, but in a version where no kernel Debian builds "
+                  "serves it (its code depends on BROKEN or COMPILE_TEST); the registry has it "
+                  "where it is served",
     "not-a-command": "the kernel defines the name, but it is no request: the importer left it "
                      "out with its reason (spec/left-out.txt: a range limit such as "
                      "wireless.h's SIOCIWFIRST)",
