@@ -27,6 +27,8 @@ static void show_version_sizes(struct registry *reg, size_t v)
 			w--;
 		abi->sizes = abi->by_version[w].sizes;
 		abi->n_sizes = abi->by_version[w].n_sizes;
+		abi->ksizes = abi->by_version[w].ksizes;
+		abi->n_ksizes = abi->by_version[w].n_ksizes;
 		abi->absent = abi->by_version[w].absent;
 		abi->n_absent = abi->by_version[w].n_absent;
 		abi->kcontext = abi->by_version[w].kcontext;

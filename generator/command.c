@@ -17,18 +17,30 @@ static int size_key_cmp(const void *key, const void *elem)
 	return strcmp(key, ((const struct size_entry *)elem)->type);
 }
 
-bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
+static bool sizes_find(const struct size_entry *v, size_t n, const char *type, uint32_t *size)
 {
 	const struct size_entry *e;
 
 	/* bsearch() on a NULL array is undefined, even with no elements. */
-	if (!abi->n_sizes)
+	if (!n)
 		return false;
-	e = bsearch(type, abi->sizes, abi->n_sizes, sizeof(*abi->sizes), size_key_cmp);
+	e = bsearch(type, v, n, sizeof(*v), size_key_cmp);
 	if (!e)
 		return false;
 	*size = e->size;
 	return true;
+}
+
+bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size)
+{
+	return sizes_find(abi->sizes, abi->n_sizes, type, size);
+}
+
+bool abi_sizeof_for(const struct abi *abi, const struct command *c, const char *type,
+		    uint32_t *size)
+{
+	return (c->header->kernel_internal && sizes_find(abi->ksizes, abi->n_ksizes, type, size)) ||
+	       abi_sizeof(abi, type, size);
 }
 
 /* An absent: entry, NAME or HEADER:NAME (header NULL for the first). */

@@ -59,8 +59,8 @@ static void check_legacy(struct registry *reg, struct command *c, const struct a
 	const char *wt = legacy_written_type(c->legacy->written);
 	uint32_t ws, ss;
 
-	if (!strcmp(c->legacy->spell_as, "bad") || !abi_sizeof(abi, wt, &ws) ||
-	    !abi_sizeof(abi, c->legacy->spell_as, &ss) || ws == ss)
+	if (!strcmp(c->legacy->spell_as, "bad") || !abi_sizeof_for(abi, c, wt, &ws) ||
+	    !abi_sizeof_for(abi, c, c->legacy->spell_as, &ss) || ws == ss)
 		return;
 	if (c->legacy->abi_break)
 		CMD_WARN(reg, c, c->legacy->spell_mark, "abi-break", true,
@@ -85,9 +85,10 @@ struct measured {
 	uint32_t size;
 };
 
-/* A command's sized type, and its place in spec order. */
+/* A command's sized type, the command, and its place in spec order. */
 struct by_type {
 	const char *type;
+	const struct command *c;
 	size_t index;
 };
 
@@ -129,7 +130,7 @@ struct numbering *numbering_new(const struct registry *reg, const struct command
 		const char *t = command_sized_type(c);
 
 		if (t)
-			nb->types[nb->n_types++] = (struct by_type){ t, index };
+			nb->types[nb->n_types++] = (struct by_type){ t, c, index };
 		index++;
 	}
 	if (nb->n_types)
@@ -185,32 +186,42 @@ static bool *absent_table(const struct registry *reg, const struct numbering *nb
 	return lacks;
 }
 
+/* m[index * n_abis + k] of the commands in v whose type sizes (sorted
+ * like v) has, kernel-internal ones only when kernel_only. */
+static void measured_fill(struct measured *m, const struct registry *reg, size_t k,
+			  const struct by_type *v, size_t n, const struct size_entry *sizes,
+			  size_t n_sizes, bool kernel_only)
+{
+	for (size_t i = 0, j = 0; i < n && j < n_sizes;) {
+		int c = strcmp(v[i].type, sizes[j].type);
+
+		if (c > 0) {
+			j++;
+		} else {	/* the next command may have the same type */
+			if (c == 0 && (!kernel_only || v[i].c->header->kernel_internal))
+				m[v[i].index * reg->n_abis + k] = (struct measured){ true, sizes[j].size };
+			i++;
+		}
+	}
+}
+
 /*
- * abi_sizeof() of every command's sized type on every ABI, in
+ * abi_sizeof_for() of every command's sized type on every ABI, in
  * m[index * n_abis + k]: the commands sorted by type, walked beside each
- * ABI's sizes, which are sorted too.  A bsearch() per command and ABI was
- * most of the time of numbering.
+ * ABI's sizes, which are sorted too, then beside its kernel-sizes for the
+ * kernel-internal ones.  A bsearch() per command and ABI was most of the
+ * time of numbering.
  */
 static struct measured *measured_table(const struct registry *reg, const struct numbering *nb)
 {
-	size_t n_slots = nb->n_cmds * reg->n_abis + 1, n = nb->n_types;
+	size_t n_slots = nb->n_cmds * reg->n_abis + 1;
 	struct measured *m = memset(xrealloc(NULL, n_slots * sizeof(*m)), 0, n_slots * sizeof(*m));
-	const struct by_type *v = nb->types;
 
 	for (size_t k = 0; k < reg->n_abis; k++) {
 		const struct abi *abi = &reg->abis[k];
 
-		for (size_t i = 0, j = 0; i < n && j < abi->n_sizes;) {
-			int c = strcmp(v[i].type, abi->sizes[j].type);
-
-			if (c > 0) {
-				j++;
-			} else {	/* the next command may have the same type */
-				if (c == 0)
-					m[v[i].index * reg->n_abis + k] = (struct measured){ true, abi->sizes[j].size };
-				i++;
-			}
-		}
+		measured_fill(m, reg, k, nb->types, nb->n_types, abi->sizes, abi->n_sizes, false);
+		measured_fill(m, reg, k, nb->types, nb->n_types, abi->ksizes, abi->n_ksizes, true);
 	}
 	return m;
 }
@@ -388,7 +399,7 @@ void commands_number(struct registry *reg, size_t version, const struct numberin
 					missing_add(&miss, abi, t);
 				continue;
 			}
-			if (c->size_unit && !abi_sizeof(abi, c->size_unit, &num->unit)) {
+			if (c->size_unit && !abi_sizeof_for(abi, c, c->size_unit, &num->unit)) {
 				if (!abi->sizes_borrowed)
 					missing_add(&miss, abi, c->size_unit);
 				continue;

@@ -31,6 +31,8 @@ struct size_entry {
 struct abi_sizes {
 	struct size_entry *sizes;	/* sorted by type, for bsearch */
 	size_t n_sizes;
+	struct size_entry *ksizes;	/* kernel-sizes:, sorted */
+	size_t n_ksizes;
 	const char **absent;	/* sorted */
 	size_t n_absent;
 	const char **kcontext;	/* kernel-context: the kernel-internal headers measured, sorted */
@@ -51,6 +53,10 @@ struct abi {
 	struct mark variant_mark;
 	struct size_entry *sizes;	/* sorted by type, for bsearch */
 	size_t n_sizes;
+	/* kernel-sizes: a type's size in kernel context where it differs from
+	 * sizes:, for the commands of kernel-internal headers; sorted */
+	struct size_entry *ksizes;
+	size_t n_ksizes;
 	const char **absent;	/* commands its headers do not define here, sorted */
 	size_t n_absent;
 	/* kernel-context: the kernel-internal headers measured in kernel
@@ -72,6 +78,10 @@ struct abi {
 
 /* The measured size of a C type on an ABI; false when not measured. */
 bool abi_sizeof(const struct abi *abi, const char *type, uint32_t *size);
+/* The same for a type of command c: a kernel-internal header's command
+ * takes the ABI's kernel-sizes: first. */
+bool abi_sizeof_for(const struct abi *abi, const struct command *c, const char *type,
+		    uint32_t *size);
 /* Does the ABI have this command?  Arch headers and measured absences say no. */
 bool abi_has(const struct abi *abi, const struct command *c);
 /* Was the command's header measured on the ABI?  Always, but for a

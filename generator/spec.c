@@ -107,6 +107,8 @@ static void link_sizes(struct loader *L)
 		if (v == 0) {
 			abi->sizes = sf->sizes;
 			abi->n_sizes = sf->n;
+			abi->ksizes = sf->ksizes;
+			abi->n_ksizes = sf->n_ksizes;
 			abi->absent = sf->absent;
 			abi->n_absent = sf->n_absent;
 			abi->kcontext = sf->kcontext;
@@ -114,7 +116,8 @@ static void link_sizes(struct loader *L)
 			abi->sizes_file = sf->file;
 		}
 		if (abi->by_version)
-			abi->by_version[v] = (struct abi_sizes){ sf->sizes, sf->n, sf->absent,
+			abi->by_version[v] = (struct abi_sizes){ sf->sizes, sf->n, sf->ksizes,
+								 sf->n_ksizes, sf->absent,
 								 sf->n_absent, sf->kcontext, sf->n_kcontext,
 								 sf->file, sf->mark };
 	}

@@ -26,6 +26,8 @@ struct loader {
 		const char *version;	/* sizes/<V>/<abi>.yaml: V; NULL for sizes/<abi>.yaml */
 		struct size_entry *sizes;
 		size_t n;
+		struct size_entry *ksizes;	/* kernel-sizes: */
+		size_t n_ksizes;
 		const char **absent;
 		size_t n_absent;
 		const char **kcontext;

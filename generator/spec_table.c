@@ -55,7 +55,8 @@ const struct field magic_top[] = {
 
 const struct field sizes_top[] = {
 	TEXT("abi", REQ, G_ABI_NAME), TEXT("doc", REQ, G_DOC),
-	KEYED("sizes", REQ, G_C_TYPE, G_UNLISTED), LIST("absent", OPT, G_ABSENT),
+	KEYED("sizes", REQ, G_C_TYPE, G_UNLISTED), KEYED("kernel-sizes", OPT, G_C_TYPE, G_UNLISTED),
+	LIST("absent", OPT, G_ABSENT),
 	LIST("kernel-context", OPT, G_HEADER), END };
 
 /* ------------------------------------------------------------ header specs */

@@ -350,6 +350,29 @@ static int size_cmp(const void *pa, const void *pb)
 	return strcmp(((const struct size_entry *)pa)->type, ((const struct size_entry *)pb)->type);
 }
 
+/* A map of C type to size (sizes:, kernel-sizes:), sorted by type. */
+static struct size_entry *load_size_map(struct loader *L, const struct ynode *map, size_t *n)
+{
+	struct size_entry *v = arena_alloc(L->a, (ymap_len(map) + 1) * sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; i < ymap_len(map); i++) {
+		uint64_t size;
+
+		if (!node_uint(L, ymap_value(map, i), ymap_key(map, i)->str, UINT32_MAX, &size))
+			continue;
+		v[(*n)++] = (struct size_entry){ ymap_key(map, i)->str, (uint32_t)size,
+						 ymap_key(map, i)->mark };
+	}
+	/* make sizes writes them sorted: sort only what is not */
+	for (size_t i = 1; i < *n; i++)
+		if (size_cmp(&v[i - 1], &v[i]) > 0) {
+			qsort(v, *n, sizeof(*v), size_cmp);
+			break;
+		}
+	return v;
+}
+
 void load_sizes(struct loader *L, const struct ynode *root)
 {
 	const char *rel = L->rel;
@@ -382,22 +405,12 @@ void load_sizes(struct loader *L, const struct ynode *root)
 	sf->version = version;
 	sf->file = L->file;
 	sf->mark = am;
-	sf->sizes = arena_alloc(L->a, (ymap_len(map) + 1) * sizeof(*sf->sizes));
-	sf->n = 0;
-	for (size_t i = 0; i < ymap_len(map); i++) {
-		uint64_t v;
-
-		if (!node_uint(L, ymap_value(map, i), ymap_key(map, i)->str, UINT32_MAX, &v))
-			continue;
-		sf->sizes[sf->n++] = (struct size_entry){ ymap_key(map, i)->str, (uint32_t)v,
-							  ymap_key(map, i)->mark };
-	}
-	/* make sizes writes them sorted: sort only what is not */
-	for (size_t i = 1; i < sf->n; i++)
-		if (size_cmp(&sf->sizes[i - 1], &sf->sizes[i]) > 0) {
-			qsort(sf->sizes, sf->n, sizeof(*sf->sizes), size_cmp);
-			break;
-		}
+	sf->sizes = load_size_map(L, map, &sf->n);
+	map = ymap_get(root, "kernel-sizes");
+	sf->ksizes = NULL;
+	sf->n_ksizes = 0;
+	if (map && want_kind(L, map, "kernel-sizes", Y_MAP))
+		sf->ksizes = load_size_map(L, map, &sf->n_ksizes);
 	sf->absent = get_strlist(L, root, "absent", &sf->n_absent, NULL);
 	if (sf->n_absent)
 		qsort(sf->absent, sf->n_absent, sizeof(*sf->absent), str_cmp);

@@ -81,7 +81,7 @@ from tap import check, done  # noqa: E402
 def sizes(path):
     with open(path, encoding="utf-8") as f:
         doc = yaml.safe_load(f)
-    return doc.get("sizes") or {}, doc.get("absent") or []
+    return doc.get("sizes") or {}, doc.get("absent") or [], doc.get("kernel-sizes") or {}
 
 
 fresh = sorted(f for f in os.listdir(fresh_dir) if f.endswith(".yaml"))
@@ -95,7 +95,8 @@ for name in fresh:
     if not os.path.exists(path):
         check(False, f"{path}: missing; run `make sizes`")
         continue
-    (want, want_absent), (have, have_absent) = sizes(os.path.join(fresh_dir, name)), sizes(path)
+    (want, want_absent, want_k), (have, have_absent, have_k) = \
+        sizes(os.path.join(fresh_dir, name)), sizes(path)
     bad = []
     for t in sorted(set(want) | set(have)):
         if t not in have:
@@ -105,6 +106,9 @@ for name in fresh:
         elif have[t] != want[t]:
             bad.append(f"{t}: ABI {abi}: stored {have[t]}, measured {want[t]}")
     check(not bad, f"{path}: {len(want)} sizes as measured by the {abi} compiler", bad)
+    bad = [f"{t}: ABI {abi}: kernel-sizes: stored {have_k.get(t)}, measured {want_k.get(t)}"
+           for t in sorted(set(want_k) | set(have_k)) if have_k.get(t) != want_k.get(t)]
+    check(not bad, f"{path}: {len(want_k)} kernel-context sizes that differ, as measured", bad)
     bad = [f"{c}: ABI {abi}: stored as absent, but the headers define it" for c in
            sorted(set(have_absent) - set(want_absent))]
     bad += [f"{c}: ABI {abi}: the headers do not define it, not stored as absent" for c in

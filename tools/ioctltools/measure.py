@@ -210,9 +210,25 @@ def redefined(results):
             for c in p.commands if c.plain and usable(c, res) and p.name in macro.get(c.name, ())}
 
 
+def route(sizes, kernel, ksizes, user):
+    """Put the kernel-context sizes ksizes of one ABI into sizes, or into
+    kernel, the kernel-sizes: map, where a user-space measurement of the
+    type (in sizes, a type of user) differs: linux/videodev2.h's struct
+    v4l2_event has a __kernel_timespec under #ifdef __KERNEL__, 128 bytes
+    in kernel context on i386 and 120 in user space."""
+    for t, (n, src) in sorted(ksizes.items()):
+        if t in user and t in sizes and sizes[t][0] != n:
+            kernel[t] = (n, src)
+        else:
+            sizes[t] = (n, src)
+            kernel.pop(t, None)
+    return sizes, kernel
+
+
 def summarise(tc, results, ref, compiled, verbose, errors, defined_somewhere):
-    """(sizes, absent) of one ABI from its probes' results."""
-    merged, gone = {}, set()
+    """(sizes, kernel-context sizes, absent, gone) of one ABI from its probes'
+    results; route() puts the second into the first or kernel-sizes:."""
+    merged, kmerged, gone = {}, {}, set()
     for p, res in sorted(results, key=lambda pr: pr[0].header.spec):
         is_ref = ref[p.header.spec] == tc.name
         errors += res.errors
@@ -235,18 +251,20 @@ def summarise(tc, results, ref, compiled, verbose, errors, defined_somewhere):
             gone.add((p.name, c.name))
             if verbose:
                 print(f"  absent: {tc.name}: {c.name}: {why_absent(p, c, res)}", file=sys.stderr)
+        # kernel context (kcontext) is compared with kernel context only
+        into = kmerged if p.header.kernel_internal else merged
         for text, (size, src) in res.sizes.items():
-            if text in merged and merged[text][0] != size:
+            if text in into and into[text][0] != size:
                 errors.append(f"{src}: error: ABI {tc.name}: '{text}' measures {size} "
-                              f"here but {merged[text][0]} at {merged[text][1]}")
-            merged.setdefault(text, (size, src))
+                              f"here but {into[text][0]} at {into[text][1]}")
+            into.setdefault(text, (size, src))
     gone |= redefined(results)
     # A name that another header defines on this ABI (sparc's own
     # asm/ioctls.h TIOCGPTN, where asm-generic/ioctls.h is not included)
     # is absent only from this header: written <header>:<name>.
     present = {c.name for p, res in results for c in p.commands if usable(c, res)
                if (p.name, c.name) not in gone}
-    return merged, {f"{h}:{n}" if n in present else n for h, n in gone}, gone
+    return merged, kmerged, {f"{h}:{n}" if n in present else n for h, n in gone}, gone
 
 
 def only_probes(probes, only):
@@ -268,7 +286,8 @@ def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=No
     """Run every probe (or the probes of the header specs in only) on every
     ABI, the kernel-internal ones in kernel context on the ABIs of trees
     (kcontext); return (per-ABI sizes, per-ABI absent, errors, probes, cache
-    figures, per-ABI kernel-internal headers measured)."""
+    figures, per-ABI kernel-internal headers measured, per-ABI kernel-context
+    sizes, for route())."""
     probes = probes_of(reg)
     if only:
         probes = only_probes(probes, only)
@@ -286,9 +305,9 @@ def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=No
     for a, rs in kresults.items():
         results[a] += rs
     compiled = {(p.header.spec, t) for rs in results.values() for p, res in rs for t in res.sizes}
-    sizes, absent, gone, defined_somewhere = {}, {}, {}, set()
+    sizes, ksizes, absent, gone, defined_somewhere = {}, {}, {}, {}, set()
     for tc in tcs:
-        sizes[tc.name], absent[tc.name], gone[tc.name] = summarise(
+        sizes[tc.name], ksizes[tc.name], absent[tc.name], gone[tc.name] = summarise(
             tc, results[tc.name], ref, compiled, verbose, errors, defined_somewhere)
     if only:
         absent = gone		# merge() writes the names again
@@ -302,11 +321,12 @@ def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=No
                          any(p.name in hs for hs in measured.values())):
                     errors.append(f"{c.mark}: error: {c.name} is defined on no ABI: "
                                   f"{p.name} never defines it (run with -v for the reasons)")
-    return sizes, absent, errors, probes, hits, measured
+    return sizes, absent, errors, probes, hits, measured, ksizes
 
 
 def read_sizes(path):
-    """(sizes, absent, kernel-context) of a sizes file as render() writes it."""
+    """(sizes, absent, kernel-context, kernel-sizes) of a sizes file as
+    render() writes it."""
     try:
         with open(path, encoding="utf-8") as f:
             doc = specwrite.load_yaml(f)
@@ -317,28 +337,31 @@ def read_sizes(path):
         raise Error(f"{path}: error: not a sizes file: {e}") from e
     if not isinstance(doc, dict) or not isinstance(doc.get("sizes"), dict):
         raise Error(f"{path}:1:1: error: not a sizes file (no sizes: mapping)")
-    return doc["sizes"], set(doc.get("absent") or ()), list(doc.get("kernel-context") or ())
+    return (doc["sizes"], set(doc.get("absent") or ()), list(doc.get("kernel-context") or ()),
+            dict(doc.get("kernel-sizes") or {}))
 
 
-def merge(reg, abi, old, sizes, absent, measured):
+def merge(reg, abi, old, sizes, ksizes, absent, measured):
     """The sizes file of one ABI after measuring only the probes in
-    measured: their types' sizes replace the old ones, the sizes no probe
-    of the registry asks for any more go, and the absent list is written
+    measured: their types' sizes replace the old ones (the kernel-context
+    ones by route(), against the user-space sizes), the sizes no probe of
+    the registry asks for any more go, and the absent list is written
     again by summarise()'s rule (<header>:<name> when another header
     defines the name on this ABI), each header's commands absent as the
-    old list says unless it was measured now."""
-    old_sizes, old_absent = old[:2]
-    needed = {t for p in probes_of(reg) for t in p.types}
-    merged = {t: (n, None) for t, n in old_sizes.items() if t in needed}
+    old list says unless it was measured now.  (sizes, kernel-sizes, absent)."""
+    old_sizes, old_absent, _, old_kernel = old
+    everyone = probes_of(reg)
+    needed = {t for p in everyone for t in p.types}
+    kneeded = {t for p in everyone if p.header.kernel_internal for t in p.types}
     done = {p.header.spec for p in measured}
-    # a type other headers use keeps its size: a kernel-context layout
-    # (#ifdef __KERNEL__) measured here would change their numbers
-    others = {t for p in probes_of(reg) if p.header.spec not in done for t in p.types}
-    for t, (n, src) in sorted(sizes.items()):
-        if t in others and t in old_sizes and old_sizes[t] != n:
-            raise Error(f"{src}: error: ABI {abi.name}: '{t}' measures {n} here but "
-                        f"{old_sizes[t]} for the other headers that use it")
+    # user space's sizes: measured now, or kept for a header not measured now
+    user = set(sizes) | {t for p in everyone if not p.header.kernel_internal and
+                         p.header.spec not in done and p.header.applies_to(abi)
+                         for t in p.types}
+    merged = {t: (n, None) for t, n in old_sizes.items() if t in needed}
+    kernel = {t: (n, None) for t, n in old_kernel.items() if t in kneeded}
     merged.update(sizes)
+    route(merged, kernel, ksizes, user)
     gone, present = set(), set()
     for h in reg.headers:
         if not h.applies_to(abi):
@@ -355,10 +378,10 @@ def merge(reg, abi, old, sizes, absent, measured):
                 gone.add((h.path, n))
             else:
                 present.add(n)
-    return merged, {f"{h}:{n}" if n in present else n for h, n in gone}
+    return merged, kernel, {f"{h}:{n}" if n in present else n for h, n in gone}
 
 
-def render(abi, sizes, absent, kernel_context=(), unmeasured=None):
+def render(abi, sizes, absent, kernel_context=(), unmeasured=None, kernel_sizes=None):
     """The sizes file's text; unmeasured: why the ABI measures no
     kernel-internal header (kconf.NOT_MEASURED), said in its doc."""
     doc = "Measured by `make sizes`; do not edit by hand."
@@ -371,6 +394,10 @@ def render(abi, sizes, absent, kernel_context=(), unmeasured=None):
     out.append("sizes:")
     for text in sorted(sizes, key=lambda t: t.encode()):
         out.append(f"  {specwrite.scalar(text)}: {sizes[text][0]}")
+    if kernel_sizes:	# route(): kernel context's where it differs from sizes:
+        out.append("kernel-sizes:")
+        for text in sorted(kernel_sizes, key=lambda t: t.encode()):
+            out.append(f"  {specwrite.scalar(text)}: {kernel_sizes[text][0]}")
     if absent:
         out.append("absent:")
         out += [f"  - {specwrite.scalar(n)}" for n in sorted(absent, key=lambda t: t.encode())]
@@ -424,14 +451,18 @@ def main(argv=None):
         no_cache = args.no_cache or os.environ.get("CACHE") == "0"
         cache_dir = None if no_cache else args.cache or os.path.join(probe_dir, "cache")
         trees = kcontext.parse(args.kernel_context, reg.abis)
-        sizes, absent, errors, probes, hits, kctx = measure(
+        sizes, absent, errors, probes, hits, kctx, ksizes = measure(
             reg, uapi_dir, probe_dir, args.jobs, args.verbose, cache_dir, args.new_headers,
             args.only, trees)
+        if not args.only:
+            for abi in reg.abis:
+                sizes[abi.name], ksizes[abi.name] = route(sizes[abi.name], {}, ksizes[abi.name],
+                                                          set(sizes[abi.name]))
         if args.only and not errors:
             for abi in reg.abis:
                 old = read_sizes(os.path.join(out_dir, abi.name + ".yaml"))
-                sizes[abi.name], absent[abi.name] = merge(reg, abi, old, sizes[abi.name],
-                                                          absent[abi.name], probes)
+                sizes[abi.name], ksizes[abi.name], absent[abi.name] = merge(
+                    reg, abi, old, sizes[abi.name], ksizes[abi.name], absent[abi.name], probes)
                 # kept for the headers not measured now
                 now = {p.name for p in probes if p.header.kernel_internal}
                 kctx[abi.name] = sorted(set(kctx.get(abi.name, ())) |
@@ -445,7 +476,8 @@ def main(argv=None):
     for abi in reg.abis:
         path = os.path.join(out_dir, abi.name + ".yaml")
         if specwrite.write_if_changed(path, render(abi.name, sizes[abi.name], absent[abi.name],
-                                                   kctx.get(abi.name, ()), why.get(abi.name))):
+                                                   kctx.get(abi.name, ()), why.get(abi.name),
+                                                   ksizes[abi.name])):
             print(f"  {'SIZES':<7} {path}")
     ncmd = sum(len(p.commands) for p in probes)
     print(f"  {'SIZES':<7} {len(reg.abis)} ABIs, {len(probes)} headers, {ncmd} commands: " +

@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""Where measure-sizes writes a kernel-context size (tools/ioctltools/measure.py).
+
+A type that a UAPI header and a kernel-internal header both use may measure
+differently in kernel context (#ifdef __KERNEL__): struct v4l2_event on
+i386.  route() must keep user space's size in sizes: and write kernel
+context's in kernel-sizes: only then; merge() (--only) must do the same
+against the sizes kept for the headers not measured now; render() must
+write no kernel-sizes: key when there is nothing to say, so that every
+other sizes file keeps its bytes.  The inputs are made up: this checks the
+routing, `tests/run kernel-internal` and sizes-fresh check the numbers.
+"""
+import os
+import sys
+from types import SimpleNamespace as NS
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(TOP, "tests/lib"), os.path.join(TOP, "tools")]
+import tap  # noqa: E402
+from ioctltools import measure  # noqa: E402
+
+EV, INT, ONLY_K = "struct v4l2_event", "int", "struct kpriv"
+
+
+def header(spec, internal):
+    return NS(spec=spec, kernel_internal=internal, applies_to=lambda abi: True, commands=[],
+              path=spec)
+
+
+def probe(h, *types):
+    return NS(header=h, types=set(types))
+
+
+def sized(d):
+    return {t: (n, "src") for t, n in d.items()}
+
+
+def plain(d):
+    return {t: v[0] for t, v in d.items()}
+
+
+def main():
+    s, k = measure.route(sized({EV: 120, INT: 4}), {}, sized({EV: 128, ONLY_K: 16}), {EV, INT})
+    tap.check(plain(s) == {EV: 120, INT: 4, ONLY_K: 16} and plain(k) == {EV: 128},
+              "route(): a differing kernel-context size goes to kernel-sizes, a type only "
+              "kernel context measures to sizes", [plain(s), plain(k)])
+    s, k = measure.route(sized({EV: 136}), {EV: (999, None)}, sized({EV: 136}), {EV})
+    tap.check(plain(s) == {EV: 136} and k == {},
+              "route(): an equal kernel-context size leaves no kernel-sizes entry", [plain(k)])
+
+    uapi, kint = header("videodev2.yaml", False), header("v4l2-subdev.yaml", True)
+    probes = [probe(uapi, EV, INT), probe(kint, EV, ONLY_K)]
+    reg, abi = NS(headers=[]), NS(name="i386")
+    measure.probes_of = lambda _reg: probes
+    old = ({EV: 120, INT: 4, ONLY_K: 8}, set(), [], {})
+    s, k, _ = measure.merge(reg, abi, old, sized({}), sized({EV: 128, ONLY_K: 16}), set(),
+                            [probes[1]])
+    tap.check(plain(s) == {EV: 120, INT: 4, ONLY_K: 16} and plain(k) == {EV: 128},
+              "merge(), --only the kernel-internal header: the user-space size stays, the "
+              "kernel's goes to kernel-sizes", [plain(s), plain(k)])
+    old = ({EV: 120, INT: 4, ONLY_K: 16}, set(), [], {EV: 128})
+    s, k, _ = measure.merge(reg, abi, old, sized({EV: 120, INT: 4}), {}, set(), [probes[0]])
+    tap.check(plain(s) == {EV: 120, INT: 4, ONLY_K: 16} and plain(k) == {EV: 128},
+              "merge(), --only the UAPI header: kernel-sizes is kept", [plain(s), plain(k)])
+    probes.pop(1)
+    s, k, _ = measure.merge(reg, abi, old, sized({EV: 120, INT: 4}), {}, set(), [probes[0]])
+    tap.check(k == {} and ONLY_K not in s,
+              "merge(): sizes no header asks for any more go, kernel-sizes too",
+              [plain(s), plain(k)])
+
+    base = measure.render("i386", sized({INT: 4}), {"X"})
+    tap.check(measure.render("i386", sized({INT: 4}), {"X"}, kernel_sizes={}) == base and
+              "kernel-sizes" not in base, "render(): no kernel-sizes: key when it is empty")
+    text = measure.render("i386", sized({INT: 4}), {"X"}, kernel_sizes=sized({EV: 128}))
+    tap.check(text == base.replace("absent:", f"kernel-sizes:\n  {EV}: 128\nabsent:"),
+              "render(): kernel-sizes: after sizes:, before absent:", [text])
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()
