@@ -5,6 +5,10 @@
 -include config.mak
 
 PYTHON   ?= /usr/bin/python3
+# The Python programs are modules of one package, generator/ioctltools, run
+# as `$(PYTHON) -m ioctltools.<module>`: the package's parent on PYTHONPATH.
+export PYTHONPATH := $(CURDIR)/generator
+PY_PKG   := generator/ioctltools
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 WARN      = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
@@ -261,40 +265,40 @@ $(foreach v,$(filter-out $(KVER),$(KVERS)),$(eval $(call uapi_of_version,$(v))))
 # Remeasure every argument type with the real compilers (see tools/measure-sizes)
 # against the headers of each kernel ARCH named in abis.yaml.  They read the
 # registry through `ioctlgen dump`, which needs no sizes; so does the ARCH list.
-ABI_HEADERS = $(MAKE) -s $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.registry arches $(SPEC) | \
+ABI_HEADERS = $(MAKE) -s $$($(PYTHON) -m ioctltools.registry arches $(SPEC) | \
 	sed 's|.*|$(B)/uapi/&/.done|')
 # The kernel versions the registry knows (spec/versions.yaml), oldest first;
 # in a recipe's loop over them, the shell variable d is that version's
 # exported UAPI ($(B)/uapi for KVER's tree, $(B)/uapi-<version> for another's),
 # made for every ARCH first.
-REG_VERSIONS = $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.registry versions $(SPEC))
+REG_VERSIONS = $$($(PYTHON) -m ioctltools.registry versions $(SPEC))
 # VERSION_DIR sets d; VERSION_DONE prints its targets, one per ARCH.
 VERSION_DIR = d=$(B)/uapi; [ "$$v" = "$(KVER)" ] || d=$(B)/uapi-$$v
-VERSION_DONE = PYTHONPATH=tools $(PYTHON) -m ioctltools.registry arches $(SPEC) | sed "s|.*|$$d/&/.done|"
+VERSION_DONE = $(PYTHON) -m ioctltools.registry arches $(SPEC) | sed "s|.*|$$d/&/.done|"
 VERSION_UAPI = $(VERSION_DIR); $(MAKE) -s $$($(VERSION_DONE)) || exit 1
 # Only new or changed probes are compiled (a cache keyed by content in
-# $(B)/sizes/cache; tools/ioctltools/probecache.py).  NEW_HEADERS=DIR: the
+# $(B)/sizes/cache; generator/ioctltools/probecache.py).  NEW_HEADERS=DIR: the
 # rendered `new: true` headers as DIR/<path>, instead of measure-sizes' own text.
 # ONLY="spec files": measure only these headers' probes, merged into spec/sizes.
 # Each version the registry knows is measured against its own tree's headers
 # (spec/sizes/<abi>.yaml for the oldest, spec/sizes/<version>/<abi>.yaml).
 # The kernel-internal headers are measured in kernel context on the trees
-# tools/ioctltools/kconf.py names, one per version and base ABI, each
+# generator/ioctltools/kconf.py names, one per version and base ABI, each
 # configured once (tinyconfig prepare0) in the cache outside the clone and
 # linked as $(B)/kconf-<version>-<ABI>; made only when ONLY names a
 # kernel-internal header or is empty (kcontext targets).
-KCONTEXT_TREES = $$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext targets $(SPEC) $(B) $(ONLY))
-$(B)/kconf-%/.done: tools/ioctltools/kconf.py
+KCONTEXT_TREES = $$($(PYTHON) -m ioctltools.kcontext targets $(SPEC) $(B) $(ONLY))
+$(B)/kconf-%/.done: $(PY_PKG)/kconf.py
 	$(quiet) KCONFIG $(@D)
 	$(Q)$(MAKE) -s $(B)/linux-source-$(firstword $(subst -, ,$*))/.extracted && \
-		PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext configure $(SPEC) $* $(B)
+		$(PYTHON) -m ioctltools.kcontext configure $(SPEC) $* $(B)
 
 sizes: $(B)/ioctlgen
 	$(Q)$(MAKE) -s -j2 $(KCONTEXT_TREES)
 	$(Q)for v in $(REG_VERSIONS); do \
 		$(VERSION_UAPI); \
 		tools/measure-sizes --version $$v --uapi $$d $(if $(NEW_HEADERS),--new-headers $(NEW_HEADERS)) \
-			$$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext args $(SPEC) $$v $(B)) \
+			$$($(PYTHON) -m ioctltools.kcontext args $(SPEC) $$v $(B)) \
 			$(foreach f,$(ONLY),--only $(f)) $(SPEC) $(B) || exit 1; \
 	done
 
@@ -329,7 +333,7 @@ import-internal: $(B)/ioctlgen
 	$(Q)$(MAKE) -s $(B)/kconf-6.1-x86_64/.done
 	$(Q)tools/import-uapi --version 6.1 --uapi $(B)/uapi --tree $(B)/linux-source-6.1 --spec $(SPEC) \
 		--left-out $(SPEC)/left-out-internal.txt \
-		$$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext args $(SPEC) 6.1 $(B) x86_64) \
+		$$($(PYTHON) -m ioctltools.kcontext args $(SPEC) 6.1 $(B) x86_64) \
 		$(foreach h,$(INTERNAL_IMPORT),--internal $(h))
 
 # ---------------------------------------------------------------- render / patches / verify
@@ -339,12 +343,15 @@ import-internal: $(B)/ioctlgen
 RENDER := $(B)/render
 # What each step reads besides the model, so that `make` with nothing changed
 # does nothing; `make render` and `make patches` always run.
-RENDER_DEPS := $(wildcard generator/*.py) $(shell find templates/kernel -type f)
-PATCH_DEPS  := $(RENDER_DEPS) tools/make-patches $(wildcard templates/patches/*)
+# The renderers' modules (the package's others are the tools')
+PY_RENDER   := $(PY_PKG)/__init__.py $(wildcard $(addprefix $(PY_PKG)/,escape.py export*.py \
+	render*.py rst_table.py site_*.py table_reader.py))
+RENDER_DEPS := $(PY_RENDER) $(shell find templates/kernel -type f)
+PATCH_DEPS  := $(RENDER_DEPS) $(PY_PKG)/make_patches.py $(wildcard templates/patches/*)
 
 render $(B)/render.stamp: $(MODEL) $(KSRC)/.extracted $(RENDER_DEPS)
 	$(quiet) RENDER $(RENDER)
-	$(Q)$(PYTHON) generator/render.py -q -m $(MODEL) --version $(KVER) -k $(KSRC) -o $(RENDER) \
+	$(Q)$(PYTHON) -m ioctltools.render -q -m $(MODEL) --version $(KVER) -k $(KSRC) -o $(RENDER) \
 		--cache $(B)/render-cache.pickle
 	$(Q)touch $(B)/render.stamp
 
@@ -357,7 +364,7 @@ patches $(B)/patches.stamp: $(MODEL) $(KVERS:%=$(B)/linux-source-%/.extracted) $
 		echo "  PATCHES generated-patches/$$v"; \
 		w=$(B)/patches-work c=$(B)/render-cache.pickle; \
 		[ "$$v" = "$(KVER)" ] || { w=$(B)/patches-work-$$v c=$(B)/render-cache-$$v.pickle; }; \
-		$(PYTHON) tools/make-patches -m $(MODEL) --version $$v -k $(B)/linux-source-$$v \
+		$(PYTHON) -m ioctltools.make_patches -m $(MODEL) --version $$v -k $(B)/linux-source-$$v \
 			-w $$w -o generated-patches/$$v --cache $$c $(if $(FORCE),--force) || exit 1; \
 	done
 	$(Q)touch $(B)/patches.stamp
@@ -379,7 +386,7 @@ ifneq ($(TREE),)
 endif
 use-tree: deps $(B)/ioctlgen
 	$(Q)[ -n "$(TREE)" ] || { echo "make use-tree: TREE=/path/to/linux is needed" >&2; exit 2; }
-	$(Q)$(PYTHON) tools/use-tree $(if $(filter 0,$(TREE_VERIFY)),--no-verify) "$(TREE)"
+	$(Q)$(PYTHON) -m ioctltools.usetree $(if $(filter 0,$(TREE_VERIFY)),--no-verify) "$(TREE)"
 
 # `make driver-test DRIVER=dir`: a driver of one's own booted in QEMU with
 # the series applied (tools/driver-test: a tinyconfig x86_64 kernel in
@@ -392,31 +399,31 @@ driver-test: $(if $(DRIVER),$(B)/ioctlgen $(B)/patches.stamp)
 # ---------------------------------------------------------------- exports
 # The registry in its consumers' formats, from the lookup table decode
 # answers from, read through libioctlreg (ioctlgen table --dump):
-# $(B)/exports/<consumer>/ (generator/export.py; docs/exports/*.rst).
+# $(B)/exports/<consumer>/ (generator/ioctltools/export.py; docs/exports/*.rst).
 # `make exports` writes every one, `make exports-strace` (syzkaller, go,
 # rust, data) one.
 EXPORTERS   := strace syzkaller go rust data
-EXPORT_DEPS := generator/export.py $(wildcard generator/export_*.py) generator/renderlib.py \
-	generator/table_reader.py $(B)/ioctl.table $(B)/ioctlgen
+EXPORT_DEPS := $(PY_PKG)/__init__.py $(PY_PKG)/export.py $(wildcard $(PY_PKG)/export_*.py) \
+	$(PY_PKG)/renderlib.py $(PY_PKG)/table_reader.py $(B)/ioctl.table $(B)/ioctlgen
 
 $(B)/exports/.stamp: $(EXPORT_DEPS)
 	$(quiet) EXPORT $(B)/exports
-	$(Q)$(STILL) EXPORT $(B)/exports $(PYTHON) generator/export.py -t $(B)/ioctl.table --ioctlgen $(B)/ioctlgen -o $(B)/exports
+	$(Q)$(STILL) EXPORT $(B)/exports $(PYTHON) -m ioctltools.export -t $(B)/ioctl.table --ioctlgen $(B)/ioctlgen -o $(B)/exports
 	$(Q)touch $@
 
 exports: $(B)/exports/.stamp
 
 $(EXPORTERS:%=exports-%): exports-%: $(B)/ioctl.table $(B)/ioctlgen
 	$(quiet) EXPORT $(B)/exports/$*
-	$(Q)$(PYTHON) generator/export.py -t $(B)/ioctl.table --ioctlgen $(B)/ioctlgen -o $(B)/exports --only $*
+	$(Q)$(PYTHON) -m ioctltools.export -t $(B)/ioctl.table --ioctlgen $(B)/ioctlgen -o $(B)/exports --only $*
 .PHONY: $(EXPORTERS:%=exports-%)
 
 # ---------------------------------------------------------------- docs
 # The browsable registry: the model through templates/site/ plus the pages of
 # docs/ (not docs/dev/) into $(B)/site-src, then Sphinx, warnings as errors,
-# into $(B)/site (generator/render_site.py does both).
+# into $(B)/site (generator/ioctltools/render_site.py does both).
 PORT      ?= 8000
-SITE_DEPS := $(wildcard generator/*.py) $(wildcard templates/site/*) \
+SITE_DEPS := $(PY_RENDER) $(wildcard templates/site/*) \
 	$(shell find -L docs -type f ! -path 'docs/dev/*') \
 	$(shell find $(SPEC)/schema -name '*.json' | $(SPEC_NAME_OK))
 
@@ -427,7 +434,7 @@ $(B)/free.json: $(MODEL)
 
 $(B)/site/.stamp: $(MODEL) $(B)/ioctl.table $(B)/free.json $(B)/ioctlgen $(SITE_DEPS) $(B)/audit/.stamp $(B)/layouts.json
 	$(quiet) SITE $(B)/site
-	$(Q)$(STILL) SITE $(B)/site $(PYTHON) generator/render_site.py --model $(MODEL) --src $(B)/site-src \
+	$(Q)$(STILL) SITE $(B)/site $(PYTHON) -m ioctltools.render_site --model $(MODEL) --src $(B)/site-src \
 		--html $(B)/site --ioctlgen $(B)/ioctlgen --audit $(B)/audit --free $(B)/free.json \
 		--layouts $(B)/layouts.json --table $(B)/ioctl.table $(if $(Q),>/dev/null)
 	$(Q)touch $@
@@ -437,7 +444,7 @@ docs: $(B)/site/.stamp
 
 # The consumers' tables Debian ships, audited: build/audit/*.json,
 # the site's "Where the tools disagree" (tools/audit-debian).
-AUDIT_DEPS := tools/audit tools/audit-debian $(wildcard tools/ioctltools/*.py) \
+AUDIT_DEPS := tools/audit tools/audit-debian $(filter-out $(PY_RENDER),$(wildcard $(PY_PKG)/*.py)) \
 	$(wildcard spec/consumers/*.txt) $(wildcard tests/fixtures/consumers/*)
 # One job per consumer ($(B)/audit/.<consumer>.stamp), so that make runs two
 # at once; the site waits for all.  The JSON of a consumer no longer audited goes.
@@ -457,7 +464,7 @@ audit: $(B)/audit/.stamp
 # every ABI's compiler lays them out (tools/measure-layouts), on the ABIs
 # whose ARCH's headers are exported: x86's always, every ARCH's after
 # `make uapi` (make check); the page lists the others as not measured.
-$(B)/layouts.json: $(MODEL) tools/measure-layouts tools/ioctltools/layouts.py tools/ioctltools/cc.py \
+$(B)/layouts.json: $(MODEL) $(addprefix $(PY_PKG)/,measure_layouts.py layouts.py cc.py) \
 		$(B)/uapi/x86/.done $(wildcard $(B)/uapi/*/.done)
 	$(quiet) LAYOUTS $@
 	$(Q)tools/measure-layouts $(MODEL) $(B)/uapi $@

@@ -10,7 +10,7 @@
 #include "cwords.h"
 #include "layout.h"
 
-/* In this order: tools/ioctltools/expand.py #undefs them so, and its
+/* In this order: generator/ioctltools/expand.py #undefs them so, and its
  * probes are cached by their text. */
 const struct ioc_macro ioc_macros[IOC_MACROS] = {
 	{ "_IO", DIR_NONE, false },

@@ -63,11 +63,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "lib"))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools"))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "generator"))
 import fixtures  # noqa: E402
-import renderlib  # noqa: E402
+from ioctltools import renderlib  # noqa: E402
 from tap import Tap  # noqa: E402
 from ioctltools.cc import stub_dir, stub_flags  # noqa: E402
 from gcc_numbers import numbers, probe, tree  # noqa: E402

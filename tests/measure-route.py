@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Where measure-sizes writes a kernel-context size (tools/ioctltools/measure.py).
+"""Where measure-sizes writes a kernel-context size (generator/ioctltools/measure.py).
 
 A type that a UAPI header and a kernel-internal header both use may measure
 differently in kernel context (#ifdef __KERNEL__): struct v4l2_event on
@@ -11,11 +11,9 @@ other sizes file keeps its bytes.  The inputs are made up: this checks the
 routing, `tests/run kernel-internal` and sizes-fresh check the numbers.
 """
 import os
-import sys
 from types import SimpleNamespace as NS
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(TOP, "tests/lib"), os.path.join(TOP, "tools")]
 import tap  # noqa: E402
 from ioctltools import measure  # noqa: E402
 

@@ -35,17 +35,13 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 
 import jsonschema
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(TOP, "generator"))
-import renderlib  # noqa: E402
-sys.path.insert(0, os.path.join(TOP, "tools"))
+from ioctltools import renderlib  # noqa: E402
 from ioctltools import Error, registry  # noqa: E402
-sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
 import tap  # noqa: E402
 from tap import diag  # noqa: E402
 

@@ -26,7 +26,6 @@ import sys
 import jsonschema
 import yaml
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from tap import Tap  # noqa: E402
 
 SPDX = "# SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note"

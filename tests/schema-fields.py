@@ -15,10 +15,8 @@ leaves, as the table lists them.
 import json
 import os
 import subprocess
-import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(TOP, "tests/lib"))
 import tap  # noqa: E402
 
 SCHEMAS = {"layouts.yaml": "layouts", "abis.yaml": "abis", "magic.yaml": "magic",

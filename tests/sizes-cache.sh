@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# tools/measure-sizes' result cache (tools/ioctltools/probecache.py) and the
+# tools/measure-sizes' result cache (generator/ioctltools/probecache.py) and the
 # registry's own types, on the fixture tests/fixtures/sizes-types/spec (a
 # `new: true` header with two structs, an enum and a kernel-internal struct;
 # usbdevice_fs.h with one; four ABIs, gcc and clang).  After each change
@@ -184,7 +184,7 @@ fi
 # The shadowing rule itself, without a compiler: an entry records the
 # listing of every search directory before the one that held each file,
 # and of all of them for a name the compiler did not find.
-PYTHONPATH=tools /usr/bin/python3 - "$tmp/unit" <<'PY' >"$tmp/unit.log" 2>&1
+/usr/bin/python3 - "$tmp/unit" <<'PY' >"$tmp/unit.log" 2>&1
 import os, sys
 from ioctltools import probecache
 top = sys.argv[1]

@@ -19,14 +19,14 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The exported headers the probes include (make builds them once), for the
 # ARCHes of the ABIs as ioctlgen reads abis.yaml.
-if ! arches=$(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.registry arches "$spec" 2>"$tmp/log"); then
+if ! arches=$(/usr/bin/python3 -m ioctltools.registry arches "$spec" 2>"$tmp/log"); then
 	diag <"$tmp/log"
 	bail "the ARCHes of $spec/abis.yaml, from ioctlgen dump"
 fi
 # Each kernel version the registry knows is measured against its own tree's
 # headers (build/uapi for the oldest, build/uapi-<version>) and compared
 # with spec/sizes (the oldest) or spec/sizes/<version>.
-if ! versions=$(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.registry versions "$spec" 2>"$tmp/log"); then
+if ! versions=$(/usr/bin/python3 -m ioctltools.registry versions "$spec" 2>"$tmp/log"); then
 	diag <"$tmp/log"
 	bail "the versions of $spec/versions.yaml, from ioctlgen dump"
 fi
@@ -46,13 +46,13 @@ for v in ${versions:--}; do
 	fi
 	mkdir -p "$tmp/fresh-$v"
 	# the kernel-internal headers in kernel context, on the trees make sizes
-	# configures (tools/ioctltools/kconf.py: one per base ABI, in the cache)
+	# configures (generator/ioctltools/kconf.py: one per base ABI, in the cache)
 	kopt=
 	if [ "$v" != - ]; then
-		kopt=$(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.kcontext args "$spec" "$v" "$build") ||
-			bail "the kernel-context trees of $v (tools/ioctltools/kcontext.py)"
+		kopt=$(/usr/bin/python3 -m ioctltools.kcontext args "$spec" "$v" "$build") ||
+			bail "the kernel-context trees of $v (generator/ioctltools/kcontext.py)"
 		# shellcheck disable=SC2046 # one target per configured tree
-		if [ -n "$kopt" ] && ! make -s -j2 $(PYTHONPATH=tools /usr/bin/python3 -m ioctltools.kcontext \
+		if [ -n "$kopt" ] && ! make -s -j2 $(/usr/bin/python3 -m ioctltools.kcontext \
 				targets "$spec" "$build") >"$tmp/log" 2>&1; then
 			diag <"$tmp/log"
 			bail "make the configured kernel trees of kernel-context"
@@ -75,7 +75,6 @@ import sys
 import yaml
 
 stored_dir, fresh_dir = sys.argv[1:]
-sys.path.insert(0, "tests/lib")
 from tap import check, done  # noqa: E402
 
 def sizes(path):

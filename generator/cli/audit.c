@@ -2,9 +2,10 @@
 /*
  * ioctlgen audit: a consumer's own ioctl table against the registry.  The
  * readers of the consumers' formats and the comparison are Python
- * (tools/audit, on build/model.json); this runs it with the same
- * arguments.  The tool is found beside the source tree the binary was built
- * in (<dir of ioctlgen>/../tools/audit) unless IOCTLGEN_AUDIT names it.
+ * (tools/audit, which runs generator/ioctltools/audit_cli.py, on
+ * build/model.json); this runs it with the same arguments.  The tool is
+ * found beside the source tree the binary was built in
+ * (<dir of ioctlgen>/../tools/audit) unless IOCTLGEN_AUDIT names it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,8 +15,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-
-#define PYTHON "/usr/bin/python3"
 
 static int tool_path(char *out, size_t n)
 {
@@ -41,21 +40,20 @@ int cmd_audit(int argc, char **argv)
 	char tool[PATH_MAX];
 	char **args;
 
-	if (tool_path(tool, sizeof(tool)) || access(tool, R_OK)) {
+	if (tool_path(tool, sizeof(tool)) || access(tool, X_OK)) {
 		fprintf(stderr, "ioctlgen audit: error: cannot find tools/audit beside %s "
 			"(set IOCTLGEN_AUDIT to its path)\n", cli_program);
 		return EXIT_USAGE;
 	}
-	if (!(args = calloc((size_t)argc + 2, sizeof(*args))))
+	if (!(args = calloc((size_t)argc + 1, sizeof(*args))))
 		return EXIT_DATA;
 	/* its usage and messages then say "ioctlgen audit" */
 	setenv("IOCTLGEN_AUDIT_PROG", "ioctlgen audit", 1);
-	args[0] = PYTHON;
-	args[1] = tool;
+	args[0] = tool;
 	for (int i = 1; i < argc; i++)
-		args[i + 1] = argv[i];
-	execv(PYTHON, args);
-	fprintf(stderr, "ioctlgen audit: error: %s: %s\n", PYTHON, strerror(errno));
+		args[i] = argv[i];
+	execv(tool, args);
+	fprintf(stderr, "ioctlgen audit: error: %s: %s\n", tool, strerror(errno));
 	free(args);
 	return EXIT_DATA;
 }

@@ -10,7 +10,7 @@
  * importer): the model's document without numbers, collisions or lint, so
  * that no other program parses the YAML.  --c-words: only the model's
  * "ioctl-macros" and "fixed-width-types", which need no spec, for the
- * tools that read C before any registry exists (tools/ioctltools/cwords.py).
+ * tools that read C before any registry exists (generator/ioctltools/cwords.py).
  */
 static int write_cwords(void)
 {

@@ -2,7 +2,7 @@
 /*
  * ioctlgen table --dump TABLE: a lookup table as compact JSON, read through
  * libioctlreg's API only, for the Python programs that write what decode
- * answers from (generator/table_reader.py: the exports, the site's decoder
+ * answers from (generator/ioctltools/table_reader.py: the exports, the site's decoder
  * data).  One table, one reader: they and decode cannot disagree.
  *
  *   {"model-version": N, "versions": [name],

@@ -3,6 +3,11 @@
 the rules they and the tests share.  The registry itself reaches them only as
 the JSON that ioctlgen writes (registry.py); no module here parses spec/."""
 
+import os
+
+# The clone's top directory (this file is generator/ioctltools/__init__.py).
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 
 class Error(Exception):
     """A failure that stops a tool; its text says what the tool was doing."""

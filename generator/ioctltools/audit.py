@@ -3,7 +3,7 @@
 with equal numbers, the names with different numbers (each with what the
 registry measured and why they differ), the names the consumer lacks and
 the names the registry lacks.  tools/audit prints it; the site page
-"Where the tools disagree" (generator/render_audit.py) is made from its JSON.
+"Where the tools disagree" (generator/ioctltools/render_audit.py) is made from its JSON.
 
 Why two numbers differ is worked out from the registry, in this order:
 - another kernel version: the consumer's number is the registry's in

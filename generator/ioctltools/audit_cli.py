@@ -25,9 +25,7 @@ import os
 import sys
 import tempfile
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(TOP, "tools"))
-from ioctltools import Error, audit, consumer_notes, consumer_tables, regindex  # noqa: E402
+from . import TOP, Error, audit, consumer_notes, consumer_tables, regindex
 
 PROG = os.environ.get("IOCTLGEN_AUDIT_PROG") or "tools/audit"
 FORMATS = ("strace-binary", "strace-rows", "syzkaller", "go", "rust")

@@ -12,9 +12,7 @@ import os
 import re
 import subprocess
 
-from . import Error
-
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from . import TOP, Error
 IOCTLGEN = os.environ.get("IOCTLGEN") or os.path.join(TOP, "build", "ioctlgen")
 
 

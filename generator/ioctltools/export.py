@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The registry in the formats its consumers take, from the
 lookup table decode answers from (build/ioctl.table, read through
-libioctlreg: generator/table_reader.py): OUT/<consumer>/..., each file
+libioctlreg: generator/ioctltools/table_reader.py): OUT/<consumer>/..., each file
 written atomically and only when it changed; a file an earlier run wrote
 there and this one does not is removed.  docs/exports/*.rst describe each
 format.
@@ -16,16 +16,14 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import export_data          # noqa: E402
-import export_go            # noqa: E402
-import export_rows          # noqa: E402
-import export_rust          # noqa: E402
-import export_strace        # noqa: E402
-import export_syzkaller     # noqa: E402
-import renderlib            # noqa: E402
-import table_reader         # noqa: E402
+from . import export_data
+from . import export_go
+from . import export_rows
+from . import export_rust
+from . import export_strace
+from . import export_syzkaller
+from . import renderlib
+from . import table_reader
 
 WRITERS = {
     "strace": export_strace.files,

@@ -9,7 +9,7 @@ import csv
 import io
 import json
 
-import export_rows
+from . import export_rows
 
 FORMAT_VERSION = 1
 

@@ -7,7 +7,7 @@ are untyped, so that callers convert them to the argument type of
 ioctl()).  Numbers of the newest known version: Go's packages tell no
 kernel versions apart.  Families (SPI_IOC_MESSAGE(N)) have no constant."""
 
-import export_rows
+from . import export_rows
 
 PACKAGE = "ioctls"
 

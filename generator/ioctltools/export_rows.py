@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """The rows every export is written from: one per (known version, ABI,
 command), each field taken from the lookup table decode answers from
-(generator/table_reader.py: numbers, sizes, fields of a plain number as its
+(generator/ioctltools/table_reader.py: numbers, sizes, fields of a plain number as its
 ABI's layout splits them, the shared numbers).  Nothing here computes a
 number."""
 
-import renderlib
-import table_reader
+from . import renderlib
+from . import table_reader
 
 # The columns of a row, in the order the CSV writes them (docs: exports).
 COLUMNS = ("version", "abi", "name", "header", "number", "hex", "dir", "type",

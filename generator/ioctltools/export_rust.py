@@ -6,7 +6,7 @@ registry measures, and src/lib.rs choosing the module by target_arch as
 linux-raw-sys does.  Numbers of the newest known version.  Families
 (SPI_IOC_MESSAGE(N)) have no constant."""
 
-import export_rows
+from . import export_rows
 
 # linux-raw-sys arch directory -> (ABI, the cfg that selects it).
 ARCHES = {

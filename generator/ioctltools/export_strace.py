@@ -11,7 +11,7 @@ between classes.  A command its header spells as a plain 16-bit number
 with the header's own text; a family (SPI_IOC_MESSAGE(N)) has no row, as
 ioctls_sym.sh reads only object-like macros."""
 
-import export_rows
+from . import export_rows
 
 # The tables of generic headers: strace file -> the ABIs whose sizes it
 # takes.  A 32-bit class takes both time ABIs, the base (glibc's default

@@ -8,7 +8,7 @@ smaller); every arch with another value, or without the name (`???`), is
 listed, arches with one value together, in arch order.  Families
 (SPI_IOC_MESSAGE(N)) are left out: syzkaller's constants are plain names."""
 
-import export_rows
+from . import export_rows
 
 # syzkaller's Linux arches that the registry measures: GOARCH -> ABI.
 # (loong64, the one other, has no ABI in spec/abis.yaml.)  A 32-bit arch

@@ -7,7 +7,7 @@ Usage: tools/import-ioctl-number [--quiet] [--spec DIR] [-o FILE] KERNEL_TREE
 Reads Documentation/userspace-api/ioctl/ioctl-number.rst of KERNEL_TREE and
 writes every row of its table, in table order, to SPEC/magic.yaml (default
 spec/magic.yaml; -o FILE elsewhere, - for standard output), only when it
-changes.  The file is written by tools/ioctltools/specwrite.py, the writer
+changes.  The file is written by generator/ioctltools/specwrite.py, the writer
 of tools/import-uapi too: when SPEC has a magic.yaml, its rows (read
 through `build/ioctlgen dump SPEC`) keep their include-cell and seq-cell,
 and a row that is otherwise unchanged keeps its text as written, as does
@@ -40,16 +40,11 @@ import argparse
 import os
 import re
 import sys
+from dataclasses import replace
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ioctltools import Error, registry, specwrite  # noqa: E402
-from dataclasses import replace  # noqa: E402
-
-from ioctltools.specwrite import MagicRow, OldFile  # noqa: E402
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "generator"))
-from rst_table import column_width  # noqa: E402
+from . import Error, registry, specwrite
+from .rst_table import column_width
+from .specwrite import MagicRow, OldFile
 
 RST = "Documentation/userspace-api/ioctl/ioctl-number.rst"
 MARKER = "conflict!"

@@ -139,7 +139,7 @@ def configure(reg, version, name, build):
     prints the CPU seconds a new tree cost."""
     abi = next((a for a in reg.abis if a.name == name), None)
     if abi is None or name not in KERNELS:
-        raise Error(f"error: no kernel tree for ABI {name!r} (tools/ioctltools/kconf.py)")
+        raise Error(f"error: no kernel tree for ABI {name!r} (generator/ioctltools/kconf.py)")
     src = os.path.abspath(os.path.join(build, f"linux-source-{version}"))
     link = objdir(build, version, name)
     if os.environ.get("CACHE") == "0":

@@ -3,7 +3,7 @@
 spec's `types:`), measured on every ABI with its own compiler: the size and
 alignment of the type, and each member's offset and size, with the
 kernel's asm-offsets trick (cc.value_marker()).  The site's struct layout
-view shows them (generator/render_layouts.py); holes are where a member
+view shows them (generator/ioctltools/render_layouts.py); holes are where a member
 starts after the end of the one before it, tail padding what follows the
 last one.
 

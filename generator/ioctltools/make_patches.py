@@ -45,10 +45,7 @@ import subprocess
 import sys
 import tempfile
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(TOP, "generator"))
-import render  # noqa: E402
-import renderlib  # noqa: E402
+from . import render, renderlib
 
 IDENT_NAME = "ioctl-registry"
 IDENT_EMAIL = "ioctl-registry@example.org"
@@ -378,7 +375,7 @@ def sync(src, dst, force=False):
 
 
 def main():
-    ap = argparse.ArgumentParser(description="Make the kernel patch series from the model.")
+    ap = argparse.ArgumentParser(prog="make-patches", description="Make the kernel patch series from the model.")
     ap.add_argument("-m", "--model", default="build/model.json")
     ap.add_argument("-k", "--kernel-tree", default="build/linux-source-6.1")
     ap.add_argument("-w", "--workdir", default="build/patches-work")

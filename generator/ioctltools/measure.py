@@ -484,3 +484,7 @@ def main(argv=None):
           ", ".join(f"{a.name} {len(absent[a.name])} absent" for a in reg.abis) +
           f" ({time.monotonic() - start:.1f} s; {hits[1]} probes compiled, {hits[0]} cached)")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

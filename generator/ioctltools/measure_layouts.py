@@ -8,14 +8,13 @@ usage: tools/measure-layouts MODEL UAPI_DIR OUT
 MODEL is build/model.json; UAPI_DIR holds each ARCH's exported headers
 (build/uapi/<arch>/include, `make uapi`); OUT is the JSON file the site's
 struct layout view reads (build/layouts.json), written whole or not at all.
-See tools/ioctltools/layouts.py."""
+See generator/ioctltools/layouts.py."""
 
 import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ioctltools import Error, layouts  # noqa: E402
+from . import Error, layouts, model_reader
 
 
 def main(argv):
@@ -23,8 +22,7 @@ def main(argv):
         sys.exit(__doc__.split("\n\n")[1])
     model_path, uapi, out = argv[1:]
     try:
-        with open(model_path, encoding="utf-8") as f:
-            model = json.load(f)
+        model = model_reader.load(model_path)
         probe = layouts.probe_source(model)
         key = layouts.inputs_key(model, uapi, probe[0])
         try:

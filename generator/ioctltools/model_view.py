@@ -14,12 +14,9 @@ A registry without versions is written as it is."""
 
 import argparse
 import json
-import os
 import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(TOP, "generator"))
-import renderlib  # noqa: E402
+from . import model_reader, renderlib
 
 
 def main():
@@ -29,9 +26,9 @@ def main():
     ap.add_argument("-o", "--out", required=True)
     args = ap.parse_args()
     try:
-        with open(args.model, encoding="utf-8") as f:
-            model = json.load(f)
-        view = renderlib.view_for_tree(model, args.tree)
+        view = renderlib.view_for_tree(model_reader.load(args.model), args.tree)
+    except model_reader.ModelError as e:
+        sys.exit(str(e))
     except (OSError, ValueError) as e:
         sys.exit(f"{args.model}: error: {e}")
     renderlib.write_if_changed(args.out, json.dumps(view, indent=1, sort_keys=True) + "\n")

@@ -21,7 +21,7 @@ def plain_macros():
     their own and no legacy size (the model's `ioctl-macros`)."""
     return {m["name"] for m in cwords.ioctl_macros() if m["dir"] and not m["legacy"]}
 
-# What the renderer (generator/render.py, UapiHeader.missing() and its
+# What the renderer (generator/ioctltools/render.py, UapiHeader.missing() and its
 # DEFINE_RE) takes for "the header defines it": the two must agree, or a
 # probe would measure what the patch does not add.
 DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
@@ -68,7 +68,7 @@ def text(h):
     not kernel-internal, and its commands."""
     g = guard(h["path"])
     lines = ["/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */",
-             f"/* <{h['path']}> for the size probes (tools/ioctltools/newheader.py) */",
+             f"/* <{h['path']}> for the size probes (generator/ioctltools/newheader.py) */",
              f"#ifndef {g}", f"#define {g}", "", "#include <linux/ioctl.h>",
              "#include <linux/types.h>"]
     for inc in h["includes"]:
@@ -115,5 +115,5 @@ def additions(h, text, enums=frozenset()):
               if not c["reserved"] and c["name"] not in defined]
     if lines:
         lines = [f"/* what the registry adds to <{h['path']}> "
-                 f"(tools/ioctltools/newheader.py) */", "#include <linux/types.h>"] + lines
+                 f"(generator/ioctltools/newheader.py) */", "#include <linux/types.h>"] + lines
     return lines

@@ -4,23 +4,14 @@ number and number to names, families included (a range of nr, a size the
 caller gives).  What the consumer checks (tests/consumers, tools/audit)
 compare a consumer's table with."""
 
-import json
 from collections import defaultdict
 
-from . import Error
+from . import Error, model_reader
 
 
 def load_model(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            model = json.load(f)
-    except OSError as e:
-        raise Error(f"{path}: error: {e.strerror}") from None
-    except ValueError as e:
-        raise Error(f"{path}: error: not a model: {e}") from None
-    if model.get("stage") != "model":
-        raise Error(f"{path}: error: not a model with numbers (stage {model.get('stage')!r})")
-    return model
+    """The model with numbers in path; model_reader.ModelError (an Error) if not."""
+    return model_reader.load(path, stage="model")
 
 
 def version_names(model):

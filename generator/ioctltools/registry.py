@@ -8,7 +8,6 @@ decide what a tool does come from there: which types each command needs
 measured (`measure`, `measure-base`), the C type of a legacy `written` text
 (`written-type`) and the smallest size field (`smallest-size-bits`)."""
 
-import json
 import os
 import shlex
 import subprocess
@@ -16,7 +15,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
-from . import Error, cc
+from . import Error, cc, model_reader
 from .cwords import IOCTLGEN, TOP  # noqa: F401 (tools take them from here)
 
 
@@ -143,9 +142,11 @@ def load(spec_dir, stage="dump", ioctlgen=IOCTLGEN):
             raise Error(f"{errors}\nerror: reading the registry: {shlex.join(cmd[:3])} "
                         f"failed (exit {r.returncode})".lstrip("\n"))
         try:
-            with open(out, encoding="utf-8") as f:
-                return Registry(json.load(f))
-        except (OSError, ValueError, KeyError) as e:
+            return Registry(model_reader.load(out, stage=stage))
+        except model_reader.ModelError as e:
+            raise Error(f"{e}\nerror: reading the registry: {shlex.join(cmd)} wrote no "
+                        f"usable model") from None
+        except KeyError as e:
             raise Error(f"error: reading the registry: {shlex.join(cmd)} wrote no "
                         f"usable JSON: {e}") from e
 

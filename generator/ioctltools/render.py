@@ -27,9 +27,8 @@ import pickle
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import escape  # noqa: E402
-import renderlib  # noqa: E402
+from . import escape
+from . import renderlib
 
 RST_TEMPLATE = "ioctl-number.rst.j2"
 RST_PATH = "Documentation/userspace-api/ioctl/ioctl-number.rst"
@@ -118,11 +117,11 @@ def render_asm(env, model):
     return out
 
 
-from render_uapi import (  # noqa: E402
+from .render_uapi import (  # noqa: E402
     INCLUDE_RE, Output, RenderError, UapiRewriter, check_definitions, header_includes,
     include_guard, uapi_path)
 # what the tests and tools/make-patches call as render.X
-from render_uapi import (  # noqa: E402,F401
+from .render_uapi import (  # noqa: E402,F401
     LEGACY_BLOCK_START, LEGACY_NOTE_START, legacy_note_start, normalize, respell, split_args)
 
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The site page "Struct layouts" (layouts.rst): every struct and union the
 registry defines, as each ABI's compiler lays it out (tools/measure-layouts
-writes build/layouts.json; tools/ioctltools/layouts.py measures).  The ABIs
+writes build/layouts.json; generator/ioctltools/layouts.py measures).  The ABIs
 whose layouts are the same share one table; holes and tail padding are rows
 of their own.  render_site.py calls page(); without measured layouts the
 page says so.  Nothing here computes an offset: it only groups."""

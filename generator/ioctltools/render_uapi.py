@@ -10,7 +10,7 @@ import os
 import re
 import sys
 
-import escape
+from . import escape
 
 
 # How the notes of templates/kernel/uapi-defs.j2 start, on one line or as

@@ -13,21 +13,16 @@ import tempfile
 
 import jinja2
 
-import escape
-import rst_table
-
-MODEL_VERSION = 9
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from . import TOP, escape, model_reader, rst_table
 TEMPLATES = os.path.join(TOP, "templates")
 
 
 def load_model(path):
-    with open(path, encoding="utf-8") as f:
-        model = json.load(f)
-    if model.get("model-version") != MODEL_VERSION:
-        sys.exit(f"{path}: error: model version {model.get('model-version')!r}, "
-                 f"this renderer reads version {MODEL_VERSION}")
-    return model
+    """The model in path (model_reader.load()); a renderer stops at a bad one."""
+    try:
+        return model_reader.load(path)
+    except model_reader.ModelError as e:
+        sys.exit(str(e))
 
 
 def macro_model(model):

@@ -7,7 +7,7 @@ with the spec line of the row; the template only places the rows
 
 import unicodedata
 
-import escape
+from . import escape
 
 # The 6.1 columns of the magic-code table: Code, Seq# and Include File are
 # this wide; Comments, the last column, runs to the end of the line.

@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-import renderlib
+from . import renderlib
 
 TOP = renderlib.TOP
 

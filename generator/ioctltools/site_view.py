@@ -5,9 +5,9 @@ history, legacy and plain commands) and the helpers its pages share.  It
 lays out and groups; every number comes from the model.  render_site.py
 writes the pages from it."""
 
-import renderlib
-import site_parts
-from escape import rst_text
+from . import renderlib
+from . import site_parts
+from .escape import rst_text
 
 from docutils.nodes import make_id
 

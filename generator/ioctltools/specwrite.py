@@ -10,17 +10,12 @@ written in one style; write_if_changed() touches a file only when it
 changes."""
 
 import functools
-import os
 import re
-import sys
 from dataclasses import KW_ONLY, dataclass, field, fields, replace
 
 import yaml
 
-from . import Error
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "generator"))
-import renderlib  # noqa: E402  (generator/: write-if-changed lives there)
+from . import Error, renderlib
 
 SPDX = "# SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note"
 NEEDS_QUOTES = re.compile(r"^[\s\-?:,\[\]{}#&*!|>'\"%@`]|[:#]\s|\s[#:]|:$|\s$|^\s")

@@ -21,11 +21,9 @@ import os
 import re
 import resource
 import subprocess
-import sys
 import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
 import tap  # noqa: E402
 
 IOCTLGEN = os.path.join(TOP, "build", "ioctlgen")
@@ -154,13 +152,12 @@ def bad_inputs(work):
 
 
 def site_page(work):
-    """The site page from these results (generator/render_audit.py, as
+    """The site page from these results (generator/ioctltools/render_audit.py, as
     render_site.py calls it): each known error in its consumer's section,
     with both numbers and the reason."""
-    sys.path.insert(0, os.path.join(TOP, "generator"))
-    import render_audit
-    import render_site
-    import renderlib
+    from ioctltools import render_audit
+    from ioctltools import render_site
+    from ioctltools import renderlib
     env = renderlib.environment("site")
     env.filters.update(rst=render_site.rst_text, title=render_site.rst_title, e=render_site.html_text)
     pages = {}

@@ -18,7 +18,6 @@ compiles those ABIs only (the bench's quick mode).
 
 usage: probe.py MODEL BUILD_DIR RUNS [VERSION]   prints "key value" lines"""
 
-import json
 import os
 import re
 import shutil
@@ -27,12 +26,11 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from ioctltools import model_reader  # noqa: E402
 from ioctltools.cc import Prelude, define_line, stub_dir, stub_flags, typedef_line  # noqa: E402
 
 model_path, build, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
-with open(model_path, encoding="utf-8") as f:
-    model = json.load(f)
+model = model_reader.load(model_path)
 versions = [v["name"] for v in model.get("versions") or []]
 version = sys.argv[4] if len(sys.argv) > 4 else (versions[0] if versions else None)
 only = os.environ.get("PROBE_ABIS", "").split()

@@ -11,9 +11,7 @@ for the file as it is: read each line, then add it.
 import os
 import re
 import subprocess
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import strace_live as live  # noqa: E402
 from ioctltools import consumer_notes, regindex, strace_elf  # noqa: E402
 

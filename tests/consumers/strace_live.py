@@ -5,7 +5,7 @@ ioctl table was regenerated from Linux 6.1.
 
 One compiled program issues ioctl(-1, N, 0) for every candidate N under
 `strace -e trace=ioctl`: every number of strace's own x86_64 table (read
-from its binary, tools/ioctltools/strace_elf.py) and every x86_64 number of
+from its binary, generator/ioctltools/strace_elf.py) and every x86_64 number of
 the registry's 6.1 view.  strace prints the names it has for N (several
 joined by " or ", a decoder's as NAME(arg)).  Then:
 
@@ -23,13 +23,10 @@ strace-only per reason."""
 import os
 import re
 import subprocess
-import sys
 import tempfile
 from collections import Counter
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
-sys.path.insert(0, os.path.join(TOP, "tools"))
 import tap  # noqa: E402
 from ioctltools import Error, consumer_notes, regindex, strace_elf  # noqa: E402
 

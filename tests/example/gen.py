@@ -11,13 +11,12 @@ Writes into OUTDIR:
   expected         the id of every result line the guest must print: the
                    module's, then tests/example/expected for each ABI
 """
-import json
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "generator"))
-from renderlib import write_if_changed  # noqa: E402
+from ioctltools import model_reader  # noqa: E402
+from ioctltools.renderlib import write_if_changed  # noqa: E402
 
 # The ABIs an x86_64 guest with IA32 emulation and x32 runs, as in
 # tests/verify/gen.py.
@@ -28,8 +27,7 @@ def main():
     if len(sys.argv) != 3:
         sys.exit("usage: tests/example/gen.py MODEL OUTDIR")
     model_path, outdir = sys.argv[1:]
-    with open(model_path) as f:
-        model = json.load(f)
+    model = model_reader.load(model_path)
     os.makedirs(outdir, exist_ok=True)
     abis = [a["name"] for a in model["abis"] if a["name"] in GUEST_ABIS]
     if not abis:

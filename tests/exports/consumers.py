@@ -7,18 +7,15 @@ write them, and the comparison of one with an export (tests/exports/run).
   their const blocks (typed ones, syscall.Errno(...), are no ioctls).
 - Rust: linux-raw-sys (librust-linux-raw-sys-dev), src/<arch>/ioctl.rs:
   `pub const NAME: u32 = VALUE;` as bindgen writes them.
-- Ours: the same two forms as generator/export_go.py and export_rust.py
+- Ours: the same two forms as generator/ioctltools/export_go.py and export_rust.py
   write them, read with the same patterns, so that a name the pattern
   misses on one side is missed on both.
-The patterns are ioctlgen audit's (tools/ioctltools/consumer_tables.py);
+The patterns are ioctlgen audit's (generator/ioctltools/consumer_tables.py);
 here each file is read on its own, one GOARCH or arch directory at a time,
 where the audit folds twins (mips and mipsle) into one registry ABI."""
 
 import os
-import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "tools"))
 from ioctltools.consumer_tables import GO_CONST, RUST_CONST  # noqa: E402
 
 XSYS = "/usr/share/gocode/src/golang.org/x/sys/unix"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """A reader of syzkaller's .txt.const files, written from syzkaller's own
 description of the format (pkg/compiler/const_file.go, the reader it
-calls DeserializeConstFile), not from generator/export_syzkaller.py:
+calls DeserializeConstFile), not from generator/ioctltools/export_syzkaller.py:
 
 - blank lines and lines starting with `#` are skipped;
 - every other line is `NAME = VALUE`, split at the first `=`, both sides

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """What tests/exports/run checks the exports against: the model read
-directly (not through generator/export_rows.py), numbers put together
+directly (not through generator/ioctltools/export_rows.py), numbers put together
 again from a layout's fields, and the Go and Rust consumer checks."""
 
 import os
@@ -8,11 +8,11 @@ import re
 import subprocess
 
 import consumers
-import export_go
-import export_rust
-import export_syzkaller
+from ioctltools import export_go
+from ioctltools import export_rust
+from ioctltools import export_syzkaller
 import gocheck
-import renderlib
+from ioctltools import renderlib
 import rustcheck
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

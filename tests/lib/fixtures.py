@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The models of the test registries for the Python suites:
 
-    sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
-    import fixtures
+    import fixtures     # tests/run puts tests/lib on PYTHONPATH
     path = fixtures.model("render")   # ioctlgen's model of tests/fixtures/render/spec
 
 See tests/lib/fixture-model, which writes it.  A registry that does not

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """TAP helpers for the Python suites (see docs/dev/contracts.md, Tests).
 
-    sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
-    import tap
+    import tap          # tests/run puts tests/lib on PYTHONPATH
 
     tap.check(cond, "text", details)  # ok/not ok N - text; returns cond
     tap.ok("text"); tap.not_ok("text", details)   # (tap.fail is not_ok)

@@ -11,13 +11,10 @@ import hashlib
 import os
 import re
 import stat
-import sys
 import tempfile
 
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
-sys.path.insert(0, os.path.join(TOP, "generator"))
-import renderlib  # noqa: E402
+from ioctltools import renderlib  # noqa: E402
 import tap  # noqa: E402
 
 

@@ -3,17 +3,13 @@
 (ioctlgen's model of tests/fixtures/render/spec) rendered, TAP lines
 (tests/lib/tap.py), and small text helpers."""
 
-import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "generator"))
-sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
-import render  # noqa: E402
+from ioctltools import model_reader, render  # noqa: E402
 import fixtures  # noqa: E402
 import tap as taplib  # noqa: E402
 
@@ -57,8 +53,7 @@ def model_of(ioctlgen, spec, path, what):
     if r.returncode:
         tap(False, what, r.stderr[-800:])
         return None
-    with open(path) as f:
-        return json.load(f)
+    return model_reader.load(path)
 
 
 def need_tree():
@@ -69,8 +64,7 @@ def need_tree():
 
 
 def fixture():
-    with open(FIXTURE) as f:
-        return json.load(f)
+    return model_reader.load(FIXTURE)
 
 
 def rendered(model):

@@ -20,7 +20,7 @@ import tempfile
 
 from common import GOLDEN, GOLDEN_PREFIXES, KSRC, define_line, first_diff, fixture, \
     need_tree, rendered, run, tap, taplib
-import renderlib  # noqa: E402 (common puts generator/ on sys.path)
+from ioctltools import renderlib  # noqa: E402
 
 
 def golden_diff(path, text):

@@ -6,22 +6,20 @@ of the model the series are made from.
 """
 
 import glob
-import json
 import os
 import re
 import shutil
 import tempfile
 
 from common import KSRC, TOP, MODEL, PY, SERIES, need_tree, run, tap, taplib
-import renderlib  # noqa: E402 (common puts generator/ on sys.path)
+from ioctltools import model_reader, renderlib  # noqa: E402
 
 
 def series_versions():
     """[(version, its pristine tree, make-patches' work directory)] of the
     registry's known versions, the model's (build/linux-source-6.1 and
     build/patches-work for the first, as make patches does)."""
-    with open(MODEL) as f:
-        names = renderlib.version_names(json.load(f))
+    names = renderlib.version_names(model_reader.load(MODEL))
     return [(v, KSRC if i == 0 else os.path.join(TOP, f"build/linux-source-{v}"),
              os.path.join(TOP, "build/patches-work" + ("" if i == 0 else f"-{v}")))
             for i, v in enumerate(names)]
@@ -45,7 +43,7 @@ def test_series_of(version, tree, work):
     tap(len(patches) >= 4 and os.path.basename(patches[0]).startswith("0000-cover-letter"),
         f"{shown}/ holds a cover letter and {len(patches) - 1} patches")
     with tempfile.TemporaryDirectory() as d:
-        r = run([PY, "tools/make-patches", "-m", MODEL, "--version", version, "-k", tree,
+        r = run([PY, "-m", "ioctltools.make_patches", "-m", MODEL, "--version", version, "-k", tree,
                  "-w", work, "-o", d])
         if r.returncode:
             tap(False, f"{shown}: committed series equals a fresh make patches", r.stderr + r.stdout)
@@ -121,7 +119,7 @@ def test_hand_edit():
             f.write("a hand edit\n")
         before = {f: open(os.path.join(out, f), "rb").read() for f in os.listdir(out)}
         os.utime(other, (1, 1))
-        cmd = [PY, "tools/make-patches", "-m", MODEL, "--version", version, "-k", tree,
+        cmd = [PY, "-m", "ioctltools.make_patches", "-m", MODEL, "--version", version, "-k", tree,
                "-w", work, "-o", out]
         r = run(cmd)
         after = {f: open(os.path.join(out, f), "rb").read() for f in os.listdir(out)}
@@ -148,8 +146,7 @@ def test_version_view():
         if r.returncode:
             tap(False, "version view: ioctlgen model of tests/golden/spec", r.stderr)
             return
-        with open(path) as f:
-            model = json.load(f)
+        model = model_reader.load(path)
 
     def names(m):
         return {c["name"] for h in m["headers"] for c in h["commands"]}

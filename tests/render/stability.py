@@ -15,7 +15,7 @@ import time
 
 from common import KSRC, TOP, PY, copy_spec, define_line, first_diff, fixture, model_of, \
     need_ioctlgen, need_tree, render, rendered, run, tap, taplib
-import renderlib  # noqa: E402 (common puts generator/ on sys.path)
+from ioctltools import model_reader, renderlib  # noqa: E402
 
 
 def test_stability():
@@ -128,8 +128,7 @@ def test_type_change():
         if k != 1 or r.returncode:
             tap(False, "spec to header: ioctlgen models the changed spec", f"subs {k}\n{r.stderr[-800:]}")
             return
-        with open(os.path.join(d, "model.json")) as f:
-            m2 = renderlib.view_for_tree(json.load(f), KSRC)	# 6.1's commands, against 6.1
+        m2 = renderlib.view_for_tree(model_reader.load(os.path.join(d, "model.json")), KSRC)	# 6.1's commands, against 6.1
         line = define_line(rendered(m2)["include/uapi/linux/fs.h"], "BLKGETDISKSEQ")
         tap(line == "#define BLKGETDISKSEQ _IOR(0x12, 128, int)",
             "spec to header: BLKGETDISKSEQ typed int in the spec renders as int", line)
@@ -138,9 +137,7 @@ def test_type_change():
         line = define_line(fs_h.text, "BLKBSZGET")
         tap(line == "#define BLKBSZGET  _IOR_BAD(0x12, 112, sizeof(int))",
             "spec to header: BLKBSZGET with spell-as: bad renders with _IOR_BAD", line)
-        import importlib.machinery
-        mp = importlib.machinery.SourceFileLoader("make_patches",
-                                                  os.path.join(TOP, "tools/make-patches")).load_module()
+        from ioctltools import make_patches as mp
         env = renderlib.environment("patches")
         subj = [mp.message(env, kind, ctx).split("\n")[0]
                 for kind, ctx, o in mp.group_outputs(outs, m2) if o == [fs_h]]
@@ -191,7 +188,7 @@ def test_errors():
         with open(mp, "w") as f:
             json.dump(m, f)
         out = os.path.join(d, "out")
-        r = run([PY, "generator/render.py", "-q", "-m", mp, "-k", KSRC, "-o", out])
+        r = run([PY, "-m", "ioctltools.render", "-q", "-m", mp, "-k", KSRC, "-o", out])
         tap(r.returncode == 1 and re.match(r"spec/headers/linux/fs\.yaml: error: linux/no-such-header\.h: "
                                            r"cannot read ", r.stderr) and not os.path.exists(out),
             "a header missing from the tree: error naming the spec, exit 1, nothing written",

@@ -31,7 +31,7 @@ function tap(ok, text, why) {
 }
 
 /*
- * A page cut into parts (generator/site_parts.py) lists every command with
+ * A page cut into parts (generator/ioctltools/site_parts.py) lists every command with
  * its id: a command's old address on the whole page (magic/0xNN.html#id,
  * plain.html#id) must still land on its entry, now on a part.
  */

@@ -22,10 +22,11 @@ versions, with the rule the issue states ("6.1, 6.12", "6.12 only";
 """
 
 import html
-import json
 import os
 import re
 import sys
+
+from ioctltools import model_reader
 
 # The words a reader sees, written out by hand for the test registries.
 HAND = {
@@ -146,7 +147,7 @@ def entries(site, model, hand):
             dd = re.search(r"<dt>Versions</dt><dd[^>]*>(.*?)</dd>", sec, re.S)
             if name and "<dl class=\"ioc-fields\">" in sec:
                 got.setdefault(text(name.group(1)), []).append(dd and text(dd.group(1)))
-    # the plain numbers page, or its parts (generator/site_parts.py)
+    # the plain numbers page, or its parts (generator/ioctltools/site_parts.py)
     plain = "".join(read(site, fn) for fn in sorted(os.listdir(site))
                     if re.match(r"plain(-0x[0-9a-f]+)?\.html$", fn))
     for tr in re.findall(r"<tr id=\"[^\"]*\">(.*?)</tr>", plain, re.S):
@@ -220,10 +221,8 @@ def pages(site, model, hand):
 
 def site_data_of(site):
     """The decoder's data as one dict: the index and its parts joined as the
-    pages' ioctl-load.js joins them (generator/site_data.py)."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                    "generator"))
-    import site_data
+    pages' ioctl-load.js joins them (generator/ioctltools/site_data.py)."""
+    from ioctltools import site_data
     parts = {}
     part_dir = os.path.join(site, site_data.PART_DIR)
     for fn in sorted(os.listdir(part_dir)):
@@ -288,8 +287,7 @@ def versionless(site, model, hand):
 def main():
     what, site, model_path = sys.argv[1:4]
     hand = HAND[sys.argv[4]] if len(sys.argv) > 4 else None
-    with open(model_path, encoding="utf-8") as f:
-        model = json.load(f)
+    model = model_reader.load(model_path)
     globals()[what](site, model, hand)
     for p in problems[:20]:
         print("# " + p)

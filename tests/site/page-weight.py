@@ -22,7 +22,7 @@ import sys
 from html.parser import HTMLParser
 
 # Data a page loads for what it shows, by file name: the registry's data
-# (generator/render_site.py's DATA_FILE, in parts once it is split) and
+# (generator/ioctltools/render_site.py's DATA_FILE, in parts once it is split) and
 # Sphinx's search index (search.html's).
 DATA = re.compile(r"^(ioctl-data.*\.js|searchindex\.js)$")
 ASSET = re.compile(r"<(?:link\b[^>]*\brel=\"stylesheet\"[^>]*|script\b[^>]*)>")

@@ -1,17 +1,14 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""generator/site_parts.py on made-up entries: what fits stays one run; a
+"""generator/ioctltools/site_parts.py on made-up entries: what fits stays one run; a
 heavy list is cut only between keys, keeps its order and every item once,
 and no run outweighs the budget unless one key alone does; a magic code's
 parts cover nr 0x00-0xff without gap or overlap.  Exits 1 naming what
 failed.  (The built sites are weighed by page-weight.py.)"""
 
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                "generator"))
-import site_parts  # noqa: E402
+from ioctltools import site_parts  # noqa: E402
 
 failed = []
 

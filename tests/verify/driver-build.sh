@@ -99,13 +99,13 @@ print(*[h["path"] for h in json.load(open(sys.argv[1]))["headers"] if h.get("new
 	if [ -n "${VERIFY_EXAMPLE_HEADER:-}" ]; then
 		mkdir -p "$EX/render/include/uapi/${hdrs[0]%/*}" && cp "$VERIFY_EXAMPLE_HEADER" "$EX/render/include/uapi/${hdrs[0]}"
 		echo "# <${hdrs[0]}>: VERIFY_EXAMPLE_HEADER=$VERIFY_EXAMPLE_HEADER, not the renderer's"
-	elif ! run render "$PY" generator/render.py -q -m "$EX/model.json" -k "$TREE" -o "$EX/render"; then
+	elif ! run render "$PY" -m ioctltools.render -q -m "$EX/model.json" -k "$TREE" -o "$EX/render"; then
 		show render 5
 	fi
 	for HDR in "${hdrs[@]}"; do
-		# Where generator/render.py writes a header of include/uapi/.
+		# Where generator/ioctltools/render.py writes a header of include/uapi/.
 		RENDERED=$EX/render/include/uapi/$HDR
-		[ -f "$RENDERED" ] || stop "generator/render.py writes <$HDR> (${RENDERED#$ROOT/})"
+		[ -f "$RENDERED" ] || stop "generator/ioctltools/render.py writes <$HDR> (${RENDERED#$ROOT/})"
 		mkdir -p "$EX/kmod/include/${HDR%/*}" "$EX/include/${HDR%/*}"
 		cp "$RENDERED" "$EX/kmod/include/$HDR"
 		# headers_install.sh runs scripts/unifdef of its working directory.

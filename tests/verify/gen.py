@@ -26,7 +26,6 @@ Writes into OUTDIR:
 Files are written only when their content changes, so make-style
 timestamps stay meaningful.
 """
-import json
 import os
 import re
 import sys
@@ -34,9 +33,7 @@ import sys
 import jinja2
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "tools"))
-sys.path.insert(0, os.path.join(TOP, "generator"))
-from renderlib import MODEL_VERSION  # noqa: E402
+from ioctltools import model_reader  # noqa: E402
 from ioctltools.cc import Prelude, define_line, stub_dir, typedef_line  # noqa: E402
 from ioctltools.cheader import HeaderText  # noqa: E402
 
@@ -175,18 +172,14 @@ def environment():
 
 def load_model(model_path):
     try:
-        with open(model_path) as f:
-            model = json.load(f)
-    except (OSError, ValueError) as e:
-        die("%s: %s" % (model_path, e))
-    if model.get("model-version") != MODEL_VERSION:
-        die("%s: unsupported model-version %r" % (model_path, model.get("model-version")))
-    return model
+        return model_reader.load(model_path)
+    except model_reader.ModelError as e:
+        die(str(e))
 
 
 def typedef_lines(h):
     """The `typedef TYPE NAME;` lines a header needs before it (checked again
-    by tools/ioctltools/cc.py, as every probe's are)."""
+    by generator/ioctltools/cc.py, as every probe's are)."""
     return [typedef_line(t["name"], t["type"]) for t in h.get("typedefs") or []]
 
 

@@ -31,7 +31,6 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen import (WRITTEN, commands, die, environment, groups_of, header_arch, load_model,  # noqa: E402
                  shown_path, typedef_lines, write_if_changed)
 

@@ -10,9 +10,7 @@ import os
 import sys
 import time
 
-from .. import registry
-
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from .. import TOP, registry
 PROG = "tools/use-tree"
 PY = "/usr/bin/python3"
 IOCTLGEN = registry.IOCTLGEN

@@ -85,7 +85,7 @@ spec/ that you fixed, for instance an abi-change reason a new tree needs).
 Exit status: 0 when every step passed (verify included), 1 when one failed
 or check found errors, 2 on bad usage or a bad TREE.  Messages are
 `tools/use-tree: error: ...`, or the tools' own `path:line:col: error: ...`.
-The steps are tools/ioctltools/usetree/, a module per stage: snapshot (1,
+The steps are generator/ioctltools/usetree/, a module per stage: snapshot (1,
 2), headers (3), steps (4 to 7 and publishing), verify (8); known (the
 recognition of a known tree); flow runs them.
 """
@@ -97,13 +97,10 @@ import re
 import sys
 import time
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(TOP, "tools"))
-sys.path.insert(0, os.path.join(TOP, "generator"))
-from ioctltools import Error, registry  # noqa: E402
-from ioctltools.usetree import IOCTLGEN, PROG, Clock, Fail, die, rel, vkey  # noqa: E402
-from ioctltools.usetree.flow import flow  # noqa: E402
-from ioctltools.usetree.snapshot import is_git_checkout, kernel_tree  # noqa: E402
+from .. import Error, registry
+from . import IOCTLGEN, PROG, TOP, Clock, Fail, die, rel, vkey
+from .flow import flow
+from .snapshot import is_git_checkout, kernel_tree
 
 
 def main():

@@ -108,7 +108,7 @@ def known_sizes_step(versions, oldest, arches, spec, spec_from, W, logdir, jobs)
         say("SIZES", f"reused {spec_from}/sizes; measuring for {v} (against {rel(uapi)}) "
             f"{len(only)} header specs with new or edited types: {names}")
         _, out = run_tool(f"measure-sizes-{v}",
-                          [PY, "tools/measure-sizes", "-j", str(jobs), "--version", v,
+                          [PY, "-m", "ioctltools.measure", "-j", str(jobs), "--version", v,
                            "--uapi", rel(uapi), "--cache", os.path.join("build", "sizes", "cache"),
                            *kcontext_args(v), *[a for p in only for a in ("--only", p)],
                            rel(spec), rel(W)], logdir)
@@ -120,11 +120,10 @@ def known_sizes_step(versions, oldest, arches, spec, spec_from, W, logdir, jobs)
 def kcontext_args(version):
     """measure-sizes' kernel-context arguments for version, as `make sizes`
     passes them, when their configured trees are there (none made here)."""
-    env = dict(os.environ, PYTHONPATH=os.path.join(TOP, "tools"))
-    t = subprocess.run([PY, "-m", "ioctltools.kcontext", "targets", "build"], env=env,
+    t = subprocess.run([PY, "-m", "ioctltools.kcontext", "targets", "build"],
                        capture_output=True, text=True, cwd=TOP)
     if t.returncode or not all(os.path.exists(os.path.join(TOP, p)) for p in t.stdout.split()):
         return []
-    a = subprocess.run([PY, "-m", "ioctltools.kcontext", "args", version, "build"], env=env,
+    a = subprocess.run([PY, "-m", "ioctltools.kcontext", "args", version, "build"],
                        capture_output=True, text=True, cwd=TOP)
     return a.stdout.split() if a.returncode == 0 else []

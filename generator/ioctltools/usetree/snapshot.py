@@ -11,9 +11,8 @@ import shutil
 import stat
 import subprocess
 
-from .. import Error, registry, specwrite
+from .. import Error, registry, renderlib, specwrite
 from . import PROG, RST, TOP, Fail, die, rel, say
-import renderlib  # generator/, on sys.path (tools/use-tree)
 
 # Kbuild's in-tree build state: an O= build refuses a tree that has it.
 BUILD_STATE = re.compile(r"^(\.config(\.old)?|include/(config|generated)/.*|"

@@ -4,13 +4,13 @@ the snapshot and the copy of the registry in run/ (import, sizes, check,
 model, patches), each with its log in run/log; then run/'s results moved
 to build/tree/NAME/, and the change to spec/ as a patch."""
 
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 
+from .. import model_reader
 from . import IOCTLGEN, PY, TOP, Fail, rel, say
 
 
@@ -76,7 +76,7 @@ def import_step(version, oldest, uapi, src, spec, logdir, jobs, summary):
     to summary."""
     left = "left-out.txt" if version == oldest else f"left-out-{version}.txt"
     say("IMPORT", f"{rel(spec)}/headers (tools/import-uapi --version {version})")
-    st, out = run_tool("import-uapi", [PY, "tools/import-uapi", "-q", "-j", str(jobs),
+    st, out = run_tool("import-uapi", [PY, "-m", "ioctltools.importer", "-q", "-j", str(jobs),
                                        "--version", version, "--uapi", rel(uapi),
                                        "--tree", rel(src), "--spec", rel(spec),
                                        "--left-out", rel(os.path.join(spec, left))],
@@ -88,7 +88,7 @@ def import_step(version, oldest, uapi, src, spec, logdir, jobs, summary):
                        f"({rel(logdir)}/import-uapi.log):")
         summary += ["  " + l for l in maint[:10]]
     say("IMPORT", f"{rel(spec)}/magic.yaml (tools/import-ioctl-number --version {version})")
-    _, out = run_tool("import-ioctl-number", [PY, "tools/import-ioctl-number", "--quiet",
+    _, out = run_tool("import-ioctl-number", [PY, "-m", "ioctltools.import_ioctl_number", "--quiet",
                                               "--version", version, "--spec", rel(spec),
                                               rel(src)], logdir)
     return import_notes + warnings_of(out)
@@ -97,7 +97,7 @@ def import_step(version, oldest, uapi, src, spec, logdir, jobs, summary):
 def sizes_step(version, uapi, spec, W, logdir, jobs):
     """Step 5: measure-sizes into the copy; its closing line."""
     say("SIZES", f"{rel(spec)}/sizes (tools/measure-sizes --version {version})")
-    _, out = run_tool("measure-sizes", [PY, "tools/measure-sizes", "-j", str(jobs),
+    _, out = run_tool("measure-sizes", [PY, "-m", "ioctltools.measure", "-j", str(jobs),
                                         "--version", version, "--uapi", rel(uapi),
                                         rel(spec), rel(W)], logdir)
     return (out.strip().splitlines() or [""])[-1].strip()
@@ -136,14 +136,16 @@ def model_step(src, run, logdir):
     say("MODEL", f"{rel(run)}/model.json")
     run_tool("model", [IOCTLGEN, "model", "--summary", "--tree", src, "spec", "-o", "model.json"],
              logdir, cwd=run)
-    with open(os.path.join(run, "model.json"), encoding="utf-8") as f:
-        return json.load(f)
+    try:
+        return model_reader.load(os.path.join(run, "model.json"), stage="model")
+    except model_reader.ModelError as e:
+        raise Fail(str(e)) from None
 
 
 def patches_step(version, src, run, W, logdir):
     """Step 7: the series in run/generated-patches; make-patches' closing line."""
     say("PATCHES", f"{rel(run)}/generated-patches (tools/make-patches --version {version})")
-    _, out = run_tool("make-patches", [PY, "tools/make-patches", "-m", rel(run) + "/model.json",
+    _, out = run_tool("make-patches", [PY, "-m", "ioctltools.make_patches", "-m", rel(run) + "/model.json",
                                        "--version", version, "-k", rel(src),
                                        "-w", rel(W) + "/patches-work",
                                        "-o", rel(run) + "/generated-patches",

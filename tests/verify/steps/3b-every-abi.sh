@@ -105,7 +105,7 @@ fi
 gkey=
 [ -z "$VERIFY_TREE_ID" ] || gkey=$({ echo "gcc-numbers patched 1 $VERIFY_TREE_ID $key"; rcache_toolchain
 	# shellcheck disable=SC2086,SC2046 # word lists
-	cat "$MODEL"; rcache_files tests/gcc-numbers.py tests/gcc_numbers tools/ioctltools generator tests/lib/fixtures.py tests/lib/tap.py $VERIFY_SCRIPTS
+	cat "$MODEL"; rcache_files tests/gcc-numbers.py tests/gcc_numbers generator tests/lib/fixtures.py tests/lib/tap.py $VERIFY_SCRIPTS
 	# shellcheck disable=SC2046 # one word per compiler
 	verify_tools $("$PY" -c 'import json, sys
 print(*sorted({a["cc"] for a in json.load(open(sys.argv[1]))["abis"]}))' "$MODEL"); } | rcache_key)

@@ -35,7 +35,7 @@ PYEOF
 	then
 		notok "verify/$WRONG: a wrong layout fails the guest: swap read and write in ${wd#$ROOT/}/spec/layouts.yaml"
 	elif ! run wrong-model build/ioctlgen model --spec "$wd/spec" -o "$wd/model-all.json" ||
-	     ! run wrong-model "$PY" tools/model-view "$wd/model-all.json" "$PRISTINE" -o "$wd/model.json"; then
+	     ! run wrong-model "$PY" -m ioctltools.model_view "$wd/model-all.json" "$PRISTINE" -o "$wd/model.json"; then
 		sed 's/^/# /' "$LOG/wrong-model.log" | head -5
 		notok "verify/$WRONG: a wrong layout fails the guest: ioctlgen model of the copy"
 	else
