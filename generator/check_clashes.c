@@ -35,10 +35,9 @@ struct clashes {
 
 bool registry_has_new_commands(const struct registry *reg)
 {
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++)
-			if (command_is_new(&reg->headers[h].commands[i]))
-				return true;
+	for_each_command(reg, c)
+		if (command_is_new(c))
+			return true;
 	return false;
 }
 

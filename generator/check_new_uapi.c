@@ -15,38 +15,36 @@
 
 void check_new_uapi(struct registry *reg)
 {
-	for (size_t h = 0; h < reg->n_headers; h++)
-		for (size_t i = 0; i < reg->headers[h].n_commands; i++) {
-			const struct command *c = &reg->headers[h].commands[i];
-			const struct abi_number *first = NULL;
-			const struct abi *first_abi = NULL;
+	for_each_command(reg, c) {
+		const struct abi_number *first = NULL;
+		const struct abi *first_abi = NULL;
 
-			if (!command_is_new(c) || !c->numbers || c->plain)
+		if (!command_is_new(c) || !c->numbers || c->plain)
+			continue;
+		for (size_t k = 0; k < reg->n_abis; k++) {
+			const struct abi_number *n = &c->numbers[k];
+
+			if (!n->present || n->variable_size)
 				continue;
-			for (size_t k = 0; k < reg->n_abis; k++) {
-				const struct abi_number *n = &c->numbers[k];
-
-				if (!n->present || n->variable_size)
-					continue;
-				if (!first) {
-					first = n;
-					first_abi = &reg->abis[k];
-					continue;
-				}
-				if (n->size == first->size && n->unit == first->unit)
-					continue;
-				if ((c->accept & ACCEPT_ABI_SIZE) && c->accept_reason)
-					CMD_WARN(reg, c, c->type_mark.file ? c->type_mark : c->mark, "abi-size", true,
-						 "%s: its argument is %u bytes on %s and %u on %s; accept-reason: %s",
-						 c->name, first->size, first_abi->name, n->size,
-						 reg->abis[k].name, c->accept_reason);
-				else
-					CMD_ERR(reg, c, c->type_mark.file ? c->type_mark : c->mark, "abi-size",
-						"%s is new, and its argument is %u bytes on %s but %u on %s: a 64-bit kernel would need a compat_ioctl that converts it; use fixed-width members (__u32, __u64), no long, pointer or time_t, and pad to a multiple of 8%s",
-						c->name, first->size, first_abi->name, n->size,
-						reg->abis[k].name,
-						c->accept & ACCEPT_ABI_SIZE ? " (accept: [abi-size] needs an accept-reason)" : "");
-				break;
+			if (!first) {
+				first = n;
+				first_abi = &reg->abis[k];
+				continue;
 			}
+			if (n->size == first->size && n->unit == first->unit)
+				continue;
+			if ((c->accept & ACCEPT_ABI_SIZE) && c->accept_reason)
+				CMD_WARN(reg, c, c->type_mark.file ? c->type_mark : c->mark, "abi-size", true,
+					 "%s: its argument is %u bytes on %s and %u on %s; accept-reason: %s",
+					 c->name, first->size, first_abi->name, n->size,
+					 reg->abis[k].name, c->accept_reason);
+			else
+				CMD_ERR(reg, c, c->type_mark.file ? c->type_mark : c->mark, "abi-size",
+					"%s is new, and its argument is %u bytes on %s but %u on %s: a 64-bit kernel would need a compat_ioctl that converts it; use fixed-width members (__u32, __u64), no long, pointer or time_t, and pad to a multiple of 8%s",
+					c->name, first->size, first_abi->name, n->size,
+					reg->abis[k].name,
+					c->accept & ACCEPT_ABI_SIZE ? " (accept: [abi-size] needs an accept-reason)" : "");
+			break;
 		}
+	}
 }

@@ -11,11 +11,13 @@ other sizes file keeps its bytes.  The inputs are made up: this checks the
 routing, `tests/run kernel-internal` and sizes-fresh check the numbers.
 """
 import os
+import subprocess
+import tempfile
 from types import SimpleNamespace as NS
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 import tap  # noqa: E402
-from ioctltools import measure  # noqa: E402
+from ioctltools import measure, registry  # noqa: E402
 
 EV, INT, ONLY_K = "struct v4l2_event", "int", "struct kpriv"
 
@@ -72,7 +74,30 @@ def main():
     text = measure.render("i386", sized({INT: 4}), {"X"}, kernel_sizes=sized({EV: 128}))
     tap.check(text == base.replace("absent:", f"kernel-sizes:\n  {EV}: 128\nabsent:"),
               "render(): kernel-sizes: after sizes:, before absent:", [text])
+    only_gone_header()
     tap.done()
+
+
+def only_gone_header():
+    """--only a header spec whose commands are all gone from the version
+    measured (make sizes ONLY=... runs every version) measures nothing
+    there and succeeds, instead of calling the file unknown."""
+    reg = registry.load(os.path.join(TOP, "spec"), "dump")
+    last = reg.versions()[-1]
+    reg.restrict_to(last)
+    if not reg.not_in_version:
+        tap.skip(f"--only a header not in {last}", "every header spec has a command there")
+        return
+    spec = sorted(reg.not_in_version)[0]
+    with tempfile.TemporaryDirectory() as out:
+        r = subprocess.run([os.path.join(TOP, "tools/measure-sizes"), "--version", last,
+                            "-o", out, "--only", spec, os.path.join(TOP, "spec"),
+                            os.path.join(TOP, "build")], capture_output=True, text=True)
+        tap.check(r.returncode == 0 and "not measured there" in r.stderr and
+                  not os.listdir(out),
+                  f"--only {os.path.relpath(spec, TOP)} on {last}, where none of its "
+                  "commands is: nothing measured, nothing written, exit 0",
+                  [r.returncode, r.stderr, os.listdir(out)])
 
 
 if __name__ == "__main__":

@@ -103,9 +103,11 @@ class Registry:
             raise Error(f"error: version {version!r} is none the registry knows "
                         f"(spec/versions.yaml: {', '.join(known) or 'none'})")
         kept = []
+        self.not_in_version = set()
         for h in self.headers:
             cmds = [c for c in h.commands if version in c["versions"]]
             if h.commands and not cmds:
+                self.not_in_version.add(os.path.normpath(h.spec))
                 continue
             if len(cmds) != len(h.commands):
                 h.commands = cmds

@@ -393,16 +393,6 @@ class Site:
         order = {id(c): i for i, c in enumerate(self.commands)}
         return variants, sorted(rows.values(), key=lambda r: order[id(r["c"])])
 
-    @staticmethod
-    def xsize_bits(lay):
-        """sparc: the size bits _IOC_SIZE reads when a read or write bit is
-        set (they overlap _IOC_NONE); 0 for the other layouts."""
-        if lay.get("xsize-bits"):
-            return lay["xsize-bits"]
-        if lay.get("sparc-size"):
-            return lay["size-bits"] + 1
-        return 0
-
     def data(self):
         """The decoder's data: the layout of each ABI and, per command, its
         number on every ABI (the model's numbers, nothing recomputed)."""
@@ -414,7 +404,7 @@ class Site:
             base = a.get("variant-of")
             abis.append({"name": a["name"], "layout": lay["name"],
                          "variant-of": self.abis.index(base) if base else None,
-                         "xsize-bits": self.xsize_bits(lay),
+                         "xsize-bits": lay["xsize-bits"],
                          **{k: lay[k] for k in layout_keys}})
         codes = {}
         for v in self.codes:

@@ -75,7 +75,7 @@ x86_key() {
 		echo "tree $3"
 		echo "series $2"
 		# shellcheck disable=SC2086
-		rcache_files "$4" tests/verify/run tests/verify/steps tests/verify/driver-build.sh tools/driver-test tests/verify/units.mk \
+		rcache_files "$4" tests/verify/run tests/verify/steps tests/verify/driver-build.sh tools/driver-test tools/qemu-x86-boot tests/verify/units.mk \
 			tests/example generator templates/kernel $VERIFY_SCRIPTS
 		verify_dir "$1"
 		verify_tools gcc ld make ccache perl busybox qemu-system-x86_64

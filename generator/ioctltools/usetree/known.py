@@ -23,7 +23,7 @@ import re
 import stat
 import subprocess
 
-from . import IOCTLGEN, PY, RST, TOP, rel, say
+from . import IOCTLGEN, PY, RST, TOP, Fail, rel, say
 from .edits import uncommitted
 from .headers import hdr_inputs, hdr_manifest, manifest_digest, reference, src_manifest
 from .steps import run_tool
@@ -110,20 +110,29 @@ def known_sizes_step(versions, oldest, arches, spec, spec_from, W, logdir, jobs)
         _, out = run_tool(f"measure-sizes-{v}",
                           [PY, "-m", "ioctltools.measure", "-j", str(jobs), "--version", v,
                            "--uapi", rel(uapi), "--cache", os.path.join("build", "sizes", "cache"),
-                           *kcontext_args(v), *[a for p in only for a in ("--only", p)],
+                           *kcontext_args(v, spec, only), *[a for p in only for a in ("--only", p)],
                            rel(spec), rel(W)], logdir)
         m = re.search(r"\(([^()]*probes compiled[^()]*)\)$", out.strip())
         lines.append(f"{v}: {len(only)} header specs measured ({m.group(1) if m else 'done'})")
     return "; ".join(lines) or "nothing measured"
 
 
-def kcontext_args(version):
+def kcontext_args(version, spec, only):
     """measure-sizes' kernel-context arguments for version, as `make sizes`
-    passes them, when their configured trees are there (none made here)."""
-    t = subprocess.run([PY, "-m", "ioctltools.kcontext", "targets", "build"],
+    passes them for the header specs only (kcontext targets SPEC BUILD
+    SPECFILE..., kcontext args SPEC VERSION BUILD), when their configured
+    trees are there (none made here: the step says so)."""
+    t = subprocess.run([PY, "-m", "ioctltools.kcontext", "targets", rel(spec), "build", *only],
                        capture_output=True, text=True, cwd=TOP)
-    if t.returncode or not all(os.path.exists(os.path.join(TOP, p)) for p in t.stdout.split()):
+    if t.returncode:
+        raise Fail(f"kcontext targets failed (exit {t.returncode}):\n{t.stderr}")
+    missing = [p for p in t.stdout.split() if not os.path.exists(os.path.join(TOP, p))]
+    if missing:
+        say("SIZES", f"{version}: no kernel context for the kernel-internal headers "
+            f"(not configured: {', '.join(os.path.dirname(p) for p in missing)}; make sizes makes them)")
         return []
-    a = subprocess.run([PY, "-m", "ioctltools.kcontext", "args", version, "build"],
+    a = subprocess.run([PY, "-m", "ioctltools.kcontext", "args", rel(spec), version, "build"],
                        capture_output=True, text=True, cwd=TOP)
-    return a.stdout.split() if a.returncode == 0 else []
+    if a.returncode:
+        raise Fail(f"kcontext args failed (exit {a.returncode}):\n{a.stderr}")
+    return a.stdout.split()
