@@ -9,6 +9,7 @@ PYTHON   ?= /usr/bin/python3
 # as `$(PYTHON) -m ioctltools.<module>`: the package's parent on PYTHONPATH.
 export PYTHONPATH := $(CURDIR)/generator
 PY_PKG   := generator/ioctltools
+PY_BASE  := $(PY_PKG)/__init__.py $(PY_PKG)/model_reader.py
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 WARN      = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L
@@ -343,9 +344,9 @@ import-internal: $(B)/ioctlgen
 RENDER := $(B)/render
 # What each step reads besides the model, so that `make` with nothing changed
 # does nothing; `make render` and `make patches` always run.
-# The renderers' modules (the package's others are the tools')
-PY_RENDER   := $(PY_PKG)/__init__.py $(wildcard $(addprefix $(PY_PKG)/,escape.py export*.py \
-	render*.py rst_table.py site_*.py table_reader.py))
+# The renderers' modules (the package's others, but PY_BASE, are the tools')
+PY_RENDER   := $(PY_BASE) $(wildcard $(addprefix $(PY_PKG)/,escape.py export*.py render*.py \
+	rst_table.py site_*.py table_reader.py))
 RENDER_DEPS := $(PY_RENDER) $(shell find templates/kernel -type f)
 PATCH_DEPS  := $(RENDER_DEPS) $(PY_PKG)/make_patches.py $(wildcard templates/patches/*)
 
@@ -403,7 +404,7 @@ driver-test: $(if $(DRIVER),$(B)/ioctlgen $(B)/patches.stamp)
 # `make exports` writes every one, `make exports-strace` (syzkaller, go,
 # rust, data) one.
 EXPORTERS   := strace syzkaller go rust data
-EXPORT_DEPS := $(PY_PKG)/__init__.py $(PY_PKG)/export.py $(wildcard $(PY_PKG)/export_*.py) \
+EXPORT_DEPS := $(PY_BASE) $(PY_PKG)/export.py $(wildcard $(PY_PKG)/export_*.py) \
 	$(PY_PKG)/renderlib.py $(PY_PKG)/table_reader.py $(B)/ioctl.table $(B)/ioctlgen
 
 $(B)/exports/.stamp: $(EXPORT_DEPS)
@@ -444,7 +445,7 @@ docs: $(B)/site/.stamp
 
 # The consumers' tables Debian ships, audited: build/audit/*.json,
 # the site's "Where the tools disagree" (tools/audit-debian).
-AUDIT_DEPS := tools/audit tools/audit-debian $(filter-out $(PY_RENDER),$(wildcard $(PY_PKG)/*.py)) \
+AUDIT_DEPS := tools/audit tools/audit-debian $(PY_BASE) $(filter-out $(PY_RENDER),$(wildcard $(PY_PKG)/*.py)) \
 	$(wildcard spec/consumers/*.txt) $(wildcard tests/fixtures/consumers/*)
 # One job per consumer ($(B)/audit/.<consumer>.stamp), so that make runs two
 # at once; the site waits for all.  The JSON of a consumer no longer audited goes.
@@ -464,7 +465,7 @@ audit: $(B)/audit/.stamp
 # every ABI's compiler lays them out (tools/measure-layouts), on the ABIs
 # whose ARCH's headers are exported: x86's always, every ARCH's after
 # `make uapi` (make check); the page lists the others as not measured.
-$(B)/layouts.json: $(MODEL) $(addprefix $(PY_PKG)/,measure_layouts.py layouts.py cc.py) \
+$(B)/layouts.json: $(MODEL) $(PY_BASE) $(addprefix $(PY_PKG)/,measure_layouts.py layouts.py cc.py) \
 		$(B)/uapi/x86/.done $(wildcard $(B)/uapi/*/.done)
 	$(quiet) LAYOUTS $@
 	$(Q)tools/measure-layouts $(MODEL) $(B)/uapi $@
