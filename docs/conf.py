@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sphinx configuration of the ioctl registry site.  The site is built from
-# build/site-src/, which generator/render_site.py fills with these
+# build/site-src/, which generator/ioctltools/render_site.py fills with these
 # hand-written pages and the pages it renders from the registry model.
 
 project = "ioctl registry"

@@ -3,7 +3,7 @@
  * The decoder's data, loaded when a page first needs it (no page
  * loads more than it shows).  _static/ioctl-data.js, the small index, sets
  * window.IOCTL_DATA (ABIs, codes, versions, headers); the parts beside it
- * in _static/ioctl-data/ (generator/site_data.py writes them) are
+ * in _static/ioctl-data/ (generator/ioctltools/site_data.py writes them) are
  * "commands" (every command but its numbers) and "abi-<ABI>" (the numbers
  * on one ABI).  IOCTL_DATA.need(parts, done) loads the parts not loaded
  * yet, each once, as scripts (the site works from file:// too), puts them
