@@ -13,7 +13,8 @@ static const struct cmd {
 	const char *usage;
 } commands[] = {
 	{ "check", cmd_check,
-	  "check [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] [SPEC_DIR]" },
+	  "check [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] [SPEC_DIR]\n"
+	  "  ioctlgen check --to-measure [--edited FILE]... [SPEC_DIR]" },
 	{ "model", cmd_model,
 	  "model [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] "
 	  "[--tree KERNEL_TREE] [SPEC_DIR] -o FILE" },

@@ -67,22 +67,15 @@ def recognise(W, src, version, oldest, arches, append):
 
 
 def edited_specs(spec_from, spec):
-    """The header specs of the copy `make` would measure first: those
-    naming a type no sizes file holds (ioctlgen's missing-size errors) and,
-    when spec_from is in a git work tree, those edited since the last
-    commit (or not committed yet) that define types."""
-    out = set()
-    r = subprocess.run([IOCTLGEN, "check", rel(spec)], capture_output=True, text=True, cwd=TOP)
-    for line in (r.stdout + r.stderr).splitlines():
-        if line.endswith("[missing-size]") and ": error: " in line:
-            out.add(line.split(":", 1)[0])
-    for n in uncommitted(spec_from):
-        p = os.path.join(spec, n)
-        if n.startswith("headers/") and n.endswith(".yaml") and os.path.isfile(p):
-            with open(p, encoding="utf-8", errors="replace") as f:
-                if any(l.startswith("types:") for l in f):
-                    out.add(rel(p))
-    return sorted(out)
+    """The header specs of the copy `make` would measure first, as
+    `ioctlgen check --to-measure` lists them: those naming a type no sizes
+    file holds and, when spec_from is in a git work tree, those edited
+    since the last commit (or not committed yet) that define types."""
+    edited = [a for n in uncommitted(spec_from)
+              for a in ("--edited", os.path.join(rel(spec), n))]
+    r = subprocess.run([IOCTLGEN, "check", "--to-measure", *edited, rel(spec)],
+                       capture_output=True, text=True, cwd=TOP)
+    return sorted(r.stdout.split())
 
 
 def known_sizes_step(versions, oldest, arches, spec, spec_from, W, logdir, jobs):
