@@ -326,22 +326,13 @@ def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=No
 
 def read_sizes(paths):
     """{path: (sizes, absent, kernel-context, kernel-sizes)} of sizes files
-    as render() writes them."""
-    out = {}
+    as render() writes them, read by ioctlgen (registry.sizes_files())."""
     for path in paths:
-        try:
-            with open(path, encoding="utf-8") as f:
-                doc = specwrite.load_yaml(f)
-        except OSError as e:
-            raise Error(f"{path}: error: {e.strerror}: --only merges into the sizes files "
-                        f"of a full `make sizes`") from e
-        except specwrite.yaml.YAMLError as e:
-            raise Error(f"{path}: error: not a sizes file: {e}") from e
-        if not isinstance(doc, dict) or not isinstance(doc.get("sizes"), dict):
-            raise Error(f"{path}:1:1: error: not a sizes file (no sizes: mapping)")
-        out[path] = (doc["sizes"], set(doc.get("absent") or ()),
-                     list(doc.get("kernel-context") or ()), dict(doc.get("kernel-sizes") or {}))
-    return out
+        if not os.path.exists(path):
+            raise Error(f"{path}: error: no such file: --only merges into the sizes files "
+                        f"of a full `make sizes`")
+    return {p: (f["sizes"], set(f["absent"]), list(f["kernel-context"]), f["kernel-sizes"])
+            for p, f in registry.sizes_files(paths).items()}
 
 
 def merge(reg, abi, old, sizes, ksizes, absent, measured):
