@@ -287,12 +287,14 @@ $(B)/kconf-%/.done: tools/ioctltools/kconf.py
 	$(Q)$(MAKE) -s $(B)/linux-source-$(firstword $(subst -, ,$*))/.extracted && \
 		PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext configure $(SPEC) $* $(B)
 
+# No trees (ONLY names no kernel-internal header): no make without a goal
+# (its default, everything), and no --kernel-context for trees not made.
 sizes: $(B)/ioctlgen
-	$(Q)$(MAKE) -s -j2 $(KCONTEXT_TREES)
-	$(Q)for v in $(REG_VERSIONS); do \
+	$(Q)t="$(KCONTEXT_TREES)"; [ -z "$$t" ] || $(MAKE) -s -j2 $$t || exit 1; \
+	for v in $(REG_VERSIONS); do \
 		$(VERSION_UAPI); \
 		tools/measure-sizes --version $$v --uapi $$d $(if $(NEW_HEADERS),--new-headers $(NEW_HEADERS)) \
-			$$(PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext args $(SPEC) $$v $(B)) \
+			$$([ -z "$$t" ] || PYTHONPATH=tools $(PYTHON) -m ioctltools.kcontext args $(SPEC) $$v $(B)) \
 			$(foreach f,$(ONLY),--only $(f)) $(SPEC) $(B) || exit 1; \
 	done
 
