@@ -113,13 +113,16 @@ def known_sizes_step(versions, oldest, arches, spec, spec_from, W, logdir, jobs)
 def kcontext_args(version, spec, only):
     """measure-sizes' kernel-context arguments for version, as `make sizes`
     passes them for the header specs only (kcontext targets SPEC BUILD
-    SPECFILE..., kcontext args SPEC VERSION BUILD), when their configured
-    trees are there (none made here: the step says so)."""
+    SPECFILE..., kcontext args SPEC VERSION BUILD): none when only names no
+    kernel-internal header, else when their configured trees are there
+    (none made here: the step says so)."""
     env = dict(os.environ, PYTHONPATH=os.path.join(TOP, "tools"))
     t = subprocess.run([PY, "-m", "ioctltools.kcontext", "targets", rel(spec), "build", *only],
                        env=env, capture_output=True, text=True, cwd=TOP)
     if t.returncode:
         raise Fail(f"kcontext targets failed (exit {t.returncode}):\n{t.stderr}")
+    if not t.stdout.split():	# no kernel-internal header among them: no trees
+        return []
     missing = [p for p in t.stdout.split() if not os.path.exists(os.path.join(TOP, p))]
     if missing:
         say("SIZES", f"{version}: no kernel context for the kernel-internal headers "
