@@ -184,13 +184,11 @@ MODEL_REPORT = $(if $(Q),--summary $$(tools/changed-entries $(SPEC) | sed 's/^/-
 
 # Measured first, before the model: the header specs that name a type
 # spec/sizes does not hold yet (a new command's new struct) and the edited
-# ones that define types of their own (a changed struct keeps its name).
-# Only their probes are compiled (`make sizes ONLY=...`), merged into
-# spec/sizes, so an edit costs seconds even with a cold cache.
-MEASURE_FIRST = { $(B)/ioctlgen check $(SPEC) 2>&1 | \
-	sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: .*\[missing-size\]$$/\1/p'; \
-	$(EDITED_SPEC) | grep '^$(SPEC)/headers/.*\.yaml$$' | xargs -r grep -ls '^types:'; } | \
-	$(SPEC_NAME_OK) | LC_ALL=C sort -u
+# ones that define types of their own (a changed struct keeps its name), as
+# `ioctlgen check --to-measure` lists them.  Only their probes are compiled
+# (`make sizes ONLY=...`), merged into spec/sizes, so an edit costs seconds
+# even with a cold cache; measure-sizes says what each file gained or lost.
+MEASURE_FIRST = $(B)/ioctlgen check --to-measure $$($(EDITED_SPEC) | sed 's/^/--edited /') $(SPEC)
 # The list of every name below spec/, rewritten only when it changes: a
 # deleted header spec makes the model out of date too, and so does a new
 # name ioctlgen refuses (a dot file, a name outside the grammar).  The names
@@ -294,12 +292,14 @@ $(B)/kconf-%/.done: $(PY_PKG)/kconf.py
 	$(Q)$(MAKE) -s $(B)/linux-source-$(firstword $(subst -, ,$*))/.extracted && \
 		$(PYTHON) -m ioctltools.kcontext configure $(SPEC) $* $(B)
 
+# No trees (ONLY names no kernel-internal header): no make without a goal
+# (its default, everything), and no --kernel-context for trees not made.
 sizes: $(B)/ioctlgen
-	$(Q)$(MAKE) -s -j2 $(KCONTEXT_TREES)
-	$(Q)for v in $(REG_VERSIONS); do \
+	$(Q)t="$(KCONTEXT_TREES)"; [ -z "$$t" ] || $(MAKE) -s -j2 $$t || exit 1; \
+	for v in $(REG_VERSIONS); do \
 		$(VERSION_UAPI); \
 		tools/measure-sizes --version $$v --uapi $$d $(if $(NEW_HEADERS),--new-headers $(NEW_HEADERS)) \
-			$$($(PYTHON) -m ioctltools.kcontext args $(SPEC) $$v $(B)) \
+			$$([ -z "$$t" ] || $(PYTHON) -m ioctltools.kcontext args $(SPEC) $$v $(B)) \
 			$(foreach f,$(ONLY),--only $(f)) $(SPEC) $(B) || exit 1; \
 	done
 

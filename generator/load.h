@@ -12,5 +12,10 @@ void registry_load(struct registry *reg, const char *dir);
 void registry_load_buffers(struct registry *reg, const char *dir, size_t n,
 			   const char *const *names, const char *const *data,
 			   const size_t *lens);
+/* Sizes files alone, outside a spec directory (tools/measure-sizes --only
+ * -o DIR merges into a directory of them): each path loaded and checked as
+ * sizes/<its name>.  reg->abis gets one ABI per file, named by its abi:,
+ * with that file's sizes only (no layout, no compiler). */
+void registry_load_sizes_files(struct registry *reg, size_t n, const char *const *paths);
 
 #endif

@@ -17,10 +17,11 @@
 
 /* ------------------------------------------------------------ files */
 
-static void load_one(struct loader *L, const char *rel, const char *data, size_t len)
+/* rel: the file's path in a spec directory, which says its kind; file:
+ * where it is, as messages name it. */
+static void load_one(struct loader *L, const char *rel, const char *file, const char *data,
+		     size_t len)
 {
-	struct registry *reg = L->reg;
-	const char *file = arena_printf(L->a, "%s/%s", reg->spec_dir, rel);
 	static const char spdx[] = "# SPDX-License-Identifier:";
 	/* The nodes of one file, gone once it is loaded: the registry keeps
 	 * only their text, and the next file reuses the memory. */
@@ -167,8 +168,44 @@ void registry_load_buffers(struct registry *reg, const char *dir, size_t n,
 
 	loader_init(&L, reg, dir);
 	for (size_t i = 0; i < n; i++)
-		load_one(&L, names[i], data[i], lens[i]);
+		load_one(&L, names[i], arena_printf(L.a, "%s/%s", reg->spec_dir, names[i]), data[i],
+			 lens[i]);
 	loader_finish(&L);
+}
+
+void registry_load_sizes_files(struct registry *reg, size_t n, const char *const *paths)
+{
+	struct loader L;
+	size_t cap = 0;
+
+	loader_init(&L, reg, ".");
+	for (size_t i = 0; i < n; i++) {
+		const char *base = strrchr(paths[i], '/');
+		size_t len;
+		char *data = read_file(paths[i], &len);
+
+		if (!data) {
+			LOAD_ERR((&L), ((struct mark){ paths[i], 1, 1 }), "syntax", "cannot read: %s",
+			    strerror(errno));
+			continue;
+		}
+		load_one(&L, arena_printf(L.a, "sizes/%s", base ? base + 1 : paths[i]), paths[i], data,
+			 len);
+		free(data);
+	}
+	for (size_t i = 0; i < L.n_sizes; i++) {
+		const struct sizes_file *sf = &L.sizes[i];
+
+		*(struct abi *)arena_slot(L.a, &reg->abis, &cap, reg->n_abis++, sizeof(*reg->abis)) =
+			(struct abi){ .name = sf->abi_name, .sizes = sf->sizes, .n_sizes = sf->n,
+				      .ksizes = sf->ksizes, .n_ksizes = sf->n_ksizes,
+				      .absent = sf->absent, .n_absent = sf->n_absent,
+				      .kcontext = sf->kcontext, .n_kcontext = sf->n_kcontext,
+				      .sizes_file = sf->file, .mark = sf->mark };
+	}
+	free(L.sizes);
+	for (size_t g = 0; g < G_GRAMMARS; g++)
+		nameset_release(&L.seen[g]);
 }
 
 static int path_cmp(const void *a, const void *b)
@@ -207,7 +244,7 @@ void registry_load(struct registry *reg, const char *dir)
 		}
 		*(struct input_file *)arena_slot(L.a, &reg->inputs, &reg->cap_inputs, reg->n_inputs++,
 					      sizeof(*reg->inputs)) = (struct input_file){ dev, ino };
-		load_one(&L, files.v[i], data, len);
+		load_one(&L, files.v[i], path, data, len);
 		free(data);
 	}
 	free(files.v);

@@ -395,8 +395,11 @@ void load_sizes(struct loader *L, const struct ynode *root)
 	expect = version ? arena_printf(L->a, "sizes/%s/%s.yaml", version, abi) :
 		 arena_printf(L->a, "sizes/%s.yaml", abi);
 	if (strcmp(expect, rel)) {
-		LOAD_ERR(L, am, "reference", "the sizes of ABI '%s' belong in %s/%s", abi, L->reg->spec_dir,
-		    expect);
+		/* the file's own directory: a spec's, or one registry_load_sizes_files() reads */
+		const char *dir_end = strrchr(L->file, '/');
+
+		LOAD_ERR(L, am, "reference", "the sizes of ABI '%s' belong in %.*s/%s.yaml", abi,
+		    dir_end ? (int)(dir_end - L->file) : 1, dir_end ? L->file : ".", abi);
 		return;
 	}
 	grow(&L->sizes, &L->cap_sizes, L->n_sizes + 1, sizeof(*L->sizes));

@@ -7,8 +7,9 @@ i386.  route() must keep user space's size in sizes: and write kernel
 context's in kernel-sizes: only then; merge() (--only) must do the same
 against the sizes kept for the headers not measured now; render() must
 write no kernel-sizes: key when there is nothing to say, so that every
-other sizes file keeps its bytes.  The inputs are made up: this checks the
-routing, `tests/run kernel-internal` and sizes-fresh check the numbers.
+other sizes file keeps its bytes; changes() says what a run changed.  The
+inputs are made up: this checks the routing, `tests/run kernel-internal`
+and sizes-fresh check the numbers.
 """
 import os
 import subprocess
@@ -74,6 +75,18 @@ def main():
     text = measure.render("i386", sized({INT: 4}), {"X"}, kernel_sizes=sized({EV: 128}))
     tap.check(text == base.replace("absent:", f"kernel-sizes:\n  {EV}: 128\nabsent:"),
               "render(): kernel-sizes: after sizes:, before absent:", [text])
+
+    old = ({INT: 4, EV: 120, ONLY_K: 8}, {"A", "B"}, ["x.h"], {EV: 128})
+    new = ({INT: 4, EV: 136, "long": 4}, {"B", "C", "D"}, ["x.h"], {})
+    said = measure.changes(old, new)
+    tap.check(said == "sizes: 1 added, 1 changed, 1 removed; kernel-sizes: 1 removed; "
+              "absent: 2 added, 1 removed",
+              "changes(): what measuring changed in a sizes file, section by section", [said])
+    tap.check(measure.changes(old, old) == "its doc" and
+              measure.changes(None, new) == "new: 3 sizes, 3 absent",
+              "changes(): an unchanged content, and a new file",
+              [measure.changes(old, old), measure.changes(None, new)])
+
     only_gone_header()
     tap.done()
 

@@ -165,10 +165,17 @@ only() {	# NAME BASE: --only usbdevice_fs.yaml over BASE's sizes files into $tmp
 		>"$tmp/$1.log" 2>&1 || { diag <"$tmp/$1.log"; return 1; }
 	compiled=$(sed -n 's/.*; \([0-9]*\) probes compiled, [0-9]* cached).*/\1/p' "$tmp/$1.log")
 }
+# says() NAME: the files the run says it changed, and how: one line each
+says() {
+	sed -n "s|^  SIZES   $tmp/$1/\(.*\.yaml\): |\1 |p" "$tmp/$1.log" | LC_ALL=C sort | tr '\n' ';'
+}
+# the edit adds one struct, measured on the four ABIs, and nothing else
+added="arm64.yaml sizes: 1 added;armhf.yaml sizes: 1 added;i386.yaml sizes: 1 added;x86_64.yaml sizes: 1 added;"
 if only only unshadow.ref; then
 	check "--only, cold: the 4 probes of the edited header compiled" [ "$compiled" = 4 ]
 	check "--only, cold: merged into the old sizes files, the full run's files" \
 		diff -r -x .probes "$tmp/added.ref" "$tmp/only"
+	check "--only, cold: says each file gained one size" [ "$(says only)" = "$added" ]
 else
 	not_ok "--only, cold: measure-sizes runs"
 fi
@@ -177,6 +184,8 @@ cp "$tmp/usbdevice_fs.yaml.orig" "$tmp/spec/headers/linux/usbdevice_fs.yaml"
 if only undone only; then
 	check "--only after the edit is undone: the files of the run before it" \
 		diff -r -x .probes "$tmp/unshadow.ref" "$tmp/undone"
+	check "--only after the edit is undone: says each file lost that size" \
+		[ "$(says undone)" = "${added//added/removed}" ]
 else
 	not_ok "--only after the edit is undone: measure-sizes runs"
 fi

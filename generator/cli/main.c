@@ -13,11 +13,13 @@ static const struct cmd {
 	const char *usage;
 } commands[] = {
 	{ "check", cmd_check,
-	  "check [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] [SPEC_DIR]" },
+	  "check [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] [SPEC_DIR]\n"
+	  "  ioctlgen check --to-measure [--edited FILE]... [SPEC_DIR]" },
 	{ "model", cmd_model,
 	  "model [--werror] [--show-accepted] [--summary [--full FILE[:A-B]]...] "
 	  "[--tree KERNEL_TREE] [SPEC_DIR] -o FILE" },
-	{ "dump", cmd_dump, "dump [SPEC_DIR] [-o FILE|-]" },
+	{ "dump", cmd_dump, "dump [SPEC_DIR] [-o FILE|-]\n"
+	  "  ioctlgen dump --c-words | --sizes SIZES_FILE..." },
 	{ "decode", cmd_decode,
 	  "decode [--spec SPEC_DIR | --table FILE] [--abi ABI] [--json] [--lines] NUMBER... | -" },
 	{ "annotate", cmd_annotate, "annotate [--spec SPEC_DIR | --table FILE] [--abi ABI] < LOG" },

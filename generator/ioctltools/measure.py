@@ -324,21 +324,15 @@ def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=No
     return sizes, absent, errors, probes, hits, measured, ksizes
 
 
-def read_sizes(path):
-    """(sizes, absent, kernel-context, kernel-sizes) of a sizes file as
-    render() writes it."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = specwrite.load_yaml(f)
-    except OSError as e:
-        raise Error(f"{path}: error: {e.strerror}: --only merges into the sizes files "
-                    f"of a full `make sizes`") from e
-    except specwrite.yaml.YAMLError as e:
-        raise Error(f"{path}: error: not a sizes file: {e}") from e
-    if not isinstance(doc, dict) or not isinstance(doc.get("sizes"), dict):
-        raise Error(f"{path}:1:1: error: not a sizes file (no sizes: mapping)")
-    return (doc["sizes"], set(doc.get("absent") or ()), list(doc.get("kernel-context") or ()),
-            dict(doc.get("kernel-sizes") or {}))
+def read_sizes(paths):
+    """{path: (sizes, absent, kernel-context, kernel-sizes)} of sizes files
+    as render() writes them, read by ioctlgen (registry.sizes_files())."""
+    for path in paths:
+        if not os.path.exists(path):
+            raise Error(f"{path}: error: no such file: --only merges into the sizes files "
+                        f"of a full `make sizes`")
+    return {p: (f["sizes"], set(f["absent"]), list(f["kernel-context"]), f["kernel-sizes"])
+            for p, f in registry.sizes_files(paths).items()}
 
 
 def merge(reg, abi, old, sizes, ksizes, absent, measured):
@@ -402,6 +396,23 @@ def render(abi, sizes, absent, kernel_context=(), unmeasured=None, kernel_sizes=
         out.append("absent:")
         out += [f"  - {specwrite.scalar(n)}" for n in sorted(absent, key=lambda t: t.encode())]
     return "\n".join(out) + "\n"
+
+
+def changes(old, new):
+    """What measuring changed in one sizes file, in words: old and new as
+    read_sizes() gives them, old None for a file that was not there."""
+    if old is None:
+        return f"new: {len(new[0])} sizes, {len(new[1])} absent"
+    words = []
+    for what, o, n in (("sizes", old[0], new[0]), ("kernel-sizes", old[3], new[3]),
+                       ("absent", dict.fromkeys(old[1]), dict.fromkeys(new[1])),
+                       ("kernel-context", dict.fromkeys(old[2]), dict.fromkeys(new[2]))):
+        counts = ((len(n.keys() - o.keys()), "added"),
+                  (sum(n[t] != o[t] for t in n.keys() & o.keys()), "changed"),
+                  (len(o.keys() - n.keys()), "removed"))
+        if any(k for k, _ in counts):
+            words.append(f"{what}: " + ", ".join(f"{k} {w}" for k, w in counts if k))
+    return "; ".join(words) or "its doc"
 
 
 def main(argv=None):
@@ -468,8 +479,9 @@ def main(argv=None):
                 sizes[abi.name], ksizes[abi.name] = route(sizes[abi.name], {}, ksizes[abi.name],
                                                           set(sizes[abi.name]))
         if args.only and not errors:
+            before = read_sizes([os.path.join(out_dir, a.name + ".yaml") for a in reg.abis])
             for abi in reg.abis:
-                old = read_sizes(os.path.join(out_dir, abi.name + ".yaml"))
+                old = before[os.path.join(out_dir, abi.name + ".yaml")]
                 sizes[abi.name], ksizes[abi.name], absent[abi.name] = merge(
                     reg, abi, old, sizes[abi.name], ksizes[abi.name], absent[abi.name], probes)
                 # kept for the headers not measured now
@@ -482,12 +494,22 @@ def main(argv=None):
         print("\n".join(errors), file=sys.stderr)
         return 1
     why = kconf.unmeasured(reg) if any(p.header.kernel_internal for p in probes_of(reg)) else {}
+    if not args.only:		# the files as they were, to say what changed
+        try:
+            before = read_sizes([p for p in (os.path.join(out_dir, a.name + ".yaml")
+                                             for a in reg.abis) if os.path.exists(p)])
+        except Error:
+            before = None	# a file that does not load: rewritten, whatever it said
     for abi in reg.abis:
         path = os.path.join(out_dir, abi.name + ".yaml")
         if specwrite.write_if_changed(path, render(abi.name, sizes[abi.name], absent[abi.name],
                                                    kctx.get(abi.name, ()), why.get(abi.name),
                                                    ksizes[abi.name])):
-            print(f"  {'SIZES':<7} {path}")
+            now = ({t: n for t, (n, _) in sizes[abi.name].items()}, set(absent[abi.name]),
+                   list(kctx.get(abi.name, ())),
+                   {t: n for t, (n, _) in ksizes[abi.name].items()})
+            said = "rewritten" if before is None else changes(before.get(path), now)
+            print(f"  {'SIZES':<7} {path}: {said}")
     ncmd = sum(len(p.commands) for p in probes)
     print(f"  {'SIZES':<7} {len(reg.abis)} ABIs, {len(probes)} headers, {ncmd} commands: " +
           ", ".join(f"{a.name} {len(absent[a.name])} absent" for a in reg.abis) +

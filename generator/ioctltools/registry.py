@@ -8,6 +8,7 @@ decide what a tool does come from there: which types each command needs
 measured (`measure`, `measure-base`), the C type of a legacy `written` text
 (`written-type`) and the smallest size field (`smallest-size-bits`)."""
 
+import json
 import os
 import shlex
 import subprocess
@@ -129,20 +130,27 @@ def tree_version(spec_dir, versions, wanted):
     return wanted or (versions[0] if versions else None)
 
 
+def run_ioctlgen(cmd, what, shown=3):
+    """Run cmd (ioctlgen and its arguments); its standard output, or an
+    Error with ioctlgen's error lines and the first shown words of cmd."""
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        raise Error(f"error: reading {what}: cannot run {cmd[0]}: {e.strerror} "
+                    f"(run `make {os.path.relpath(cmd[0], TOP)}`)") from e
+    if r.returncode != 0:
+        errors = "\n".join(l for l in r.stderr.splitlines() if "error" in l)
+        raise Error(f"{errors}\nerror: reading {what}: {shlex.join(cmd[:shown])} "
+                    f"failed (exit {r.returncode})".lstrip("\n"))
+    return r.stdout
+
+
 def load(spec_dir, stage="dump", ioctlgen=IOCTLGEN):
     """Run `ioctlgen STAGE SPEC_DIR` and read what it writes."""
     with tempfile.TemporaryDirectory(prefix="ioctltools-") as tmp:
         out = os.path.join(tmp, "registry.json")
         cmd = [ioctlgen, stage, spec_dir, "-o", out]
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True)
-        except OSError as e:
-            raise Error(f"error: reading the registry: cannot run {ioctlgen}: {e.strerror} "
-                        f"(run `make {os.path.relpath(ioctlgen, TOP)}`)") from e
-        if r.returncode != 0:
-            errors = "\n".join(l for l in r.stderr.splitlines() if "error" in l)
-            raise Error(f"{errors}\nerror: reading the registry: {shlex.join(cmd[:3])} "
-                        f"failed (exit {r.returncode})".lstrip("\n"))
+        run_ioctlgen(cmd, "the registry")
         try:
             return Registry(model_reader.load(out, stage=stage))
         except model_reader.ModelError as e:
@@ -151,6 +159,23 @@ def load(spec_dir, stage="dump", ioctlgen=IOCTLGEN):
         except KeyError as e:
             raise Error(f"error: reading the registry: {shlex.join(cmd)} wrote no "
                         f"usable JSON: {e}") from e
+
+
+def sizes_files(paths, ioctlgen=IOCTLGEN):
+    """{path: what the sizes file says} of sizes files anywhere (a spec's
+    sizes/, or measure-sizes -o's directory), through `ioctlgen dump
+    --sizes`, which checks each as it checks sizes/<abi>.yaml: each a dict
+    with "abi", "sizes" and "kernel-sizes" ({type: size}), "absent" and
+    "kernel-context" (lists)."""
+    if not paths:
+        return {}
+    cmd = [ioctlgen, "dump", "--sizes", *paths]
+    out = run_ioctlgen(cmd, "sizes files", shown=4)
+    try:
+        return {f["file"]: f for f in json.loads(out)["files"]}
+    except (ValueError, KeyError, TypeError) as e:
+        raise Error(f"error: reading sizes files: {shlex.join(cmd[:4])} ... wrote no "
+                    f"usable JSON: {e}") from e
 
 
 def arches(reg):

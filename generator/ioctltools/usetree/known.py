@@ -67,22 +67,15 @@ def recognise(W, src, version, oldest, arches, append):
 
 
 def edited_specs(spec_from, spec):
-    """The header specs of the copy `make` would measure first: those
-    naming a type no sizes file holds (ioctlgen's missing-size errors) and,
-    when spec_from is in a git work tree, those edited since the last
-    commit (or not committed yet) that define types."""
-    out = set()
-    r = subprocess.run([IOCTLGEN, "check", rel(spec)], capture_output=True, text=True, cwd=TOP)
-    for line in (r.stdout + r.stderr).splitlines():
-        if line.endswith("[missing-size]") and ": error: " in line:
-            out.add(line.split(":", 1)[0])
-    for n in uncommitted(spec_from):
-        p = os.path.join(spec, n)
-        if n.startswith("headers/") and n.endswith(".yaml") and os.path.isfile(p):
-            with open(p, encoding="utf-8", errors="replace") as f:
-                if any(l.startswith("types:") for l in f):
-                    out.add(rel(p))
-    return sorted(out)
+    """The header specs of the copy `make` would measure first, as
+    `ioctlgen check --to-measure` lists them: those naming a type no sizes
+    file holds and, when spec_from is in a git work tree, those edited
+    since the last commit (or not committed yet) that define types."""
+    edited = [a for n in uncommitted(spec_from)
+              for a in ("--edited", os.path.join(rel(spec), n))]
+    r = subprocess.run([IOCTLGEN, "check", "--to-measure", *edited, rel(spec)],
+                       capture_output=True, text=True, cwd=TOP)
+    return sorted(r.stdout.split())
 
 
 def known_sizes_step(versions, oldest, arches, spec, spec_from, W, logdir, jobs):
@@ -120,12 +113,15 @@ def known_sizes_step(versions, oldest, arches, spec, spec_from, W, logdir, jobs)
 def kcontext_args(version, spec, only):
     """measure-sizes' kernel-context arguments for version, as `make sizes`
     passes them for the header specs only (kcontext targets SPEC BUILD
-    SPECFILE..., kcontext args SPEC VERSION BUILD), when their configured
-    trees are there (none made here: the step says so)."""
+    SPECFILE..., kcontext args SPEC VERSION BUILD): none when only names no
+    kernel-internal header, else when their configured trees are there
+    (none made here: the step says so)."""
     t = subprocess.run([PY, "-m", "ioctltools.kcontext", "targets", rel(spec), "build", *only],
                        capture_output=True, text=True, cwd=TOP)
     if t.returncode:
         raise Fail(f"kcontext targets failed (exit {t.returncode}):\n{t.stderr}")
+    if not t.stdout.split():	# no kernel-internal header among them: no trees
+        return []
     missing = [p for p in t.stdout.split() if not os.path.exists(os.path.join(TOP, p))]
     if missing:
         say("SIZES", f"{version}: no kernel context for the kernel-internal headers "
