@@ -26,6 +26,7 @@ struct fast {
 	const char *file;
 	struct line *lines;
 	size_t n, at;		/* the lines, the next one to read */
+	unsigned int last_no;	/* the number of the text's last line */
 	struct ynode **stack;	/* children of the open collections */
 	size_t depth_n, cap;
 	bool fail;
@@ -69,6 +70,7 @@ static bool split(struct fast *f, const char *data, size_t len)
 		}
 		f->lines[f->n++] = (struct line){ s + indent, e, no, indent };
 	}
+	f->last_no = no;
 	return f->n > 0;
 }
 
@@ -83,11 +85,11 @@ static const char *key_colon(const char *s, const char *e)
 }
 
 /* A plain scalar that reads the same in every context libyaml could put it
- * in: no indicator first, no '#' anywhere, no ':' a blank or the end
+ * in: no blank or indicator first, no '#' anywhere, no ':' a blank or the end
  * follows, no blank last. */
 static bool plain_ok(const char *s, const char *e)
 {
-	if (s == e || strchr("-?:,[]{}#&*!|>'\"%@`", *s) || e[-1] == ' ' ||
+	if (s == e || strchr(" -?:,[]{}#&*!|>'\"%@`", *s) || e[-1] == ' ' ||
 	    (size_t)(e - s) > YAML_MAX_SCALAR || memchr(s, '#', (size_t)(e - s)))
 		return false;
 	return !key_colon(s, e);
@@ -155,6 +157,78 @@ static struct ynode *collection(struct fast *f, enum ykind kind, struct mark m, 
 
 static struct ynode *block(struct fast *f, unsigned int depth);
 
+/* A flow sequence that is the rest of its line, "[a, b]" or "[]": plain
+ * items without the flow indicators, ':' or '#', one ", " between them. */
+static struct ynode *flow_sequence(struct fast *f, const struct line *l, const char *v)
+{
+	size_t base = f->depth_n;
+	const char *p = v + 1;
+
+	if (l->end[-1] != ']')
+		goto fail;
+	while (p < l->end - 1) {
+		const char *e = p;
+		struct ynode *item;
+
+		while (e < l->end - 1 && !strchr(",[]{}:#", *e))
+			e++;
+		if (e < l->end - 1 && (e[0] != ',' || e[1] != ' '))
+			goto fail;
+		if (!(item = scalar(f, l, p, e, false)) || !item->plain)
+			goto fail;
+		push(f, item);
+		p = e + (e < l->end - 1 ? 2 : 0);
+	}
+	return collection(f, Y_SEQ, (struct mark){ f->file, l->no,
+			  (unsigned int)(v - l->text) + l->indent + 1 }, base);
+fail:
+	f->fail = true;
+	return NULL;
+}
+
+/* A block scalar, ">-" (folded) or "|-" (literal), both stripped, whose
+ * lines all stand at one indent deeper than its key's, with no blank or
+ * comment line among them or right after them. */
+static struct ynode *block_scalar(struct fast *f, const struct line *l, const char *v,
+				  unsigned int indent)
+{
+	size_t from = f->at, to = f->at, len = 0;
+	unsigned int no = l->no, bi;
+	struct ynode *n;
+	char *t;
+
+	if (from == f->n || f->lines[from].no != no + 1 || f->lines[from].indent <= indent)
+		goto fail;
+	bi = f->lines[from].indent;
+	for (; to < f->n && f->lines[to].indent >= bi; to++, no++) {
+		if (f->lines[to].indent != bi || f->lines[to].no != no + 1)
+			goto fail;
+		len += (size_t)(f->lines[to].end - f->lines[to].text) + 1;
+	}
+	if (to < f->n ? f->lines[to].no != no + 1 : no != f->last_no)
+		goto fail;	/* a blank or comment line: maybe text of the scalar */
+	if (--len > YAML_MAX_SCALAR)
+		goto fail;
+	n = arena_alloc(f->a, sizeof(*n));
+	n->kind = Y_SCALAR;
+	n->mark = (struct mark){ f->file, l->no, (unsigned int)(v - l->text) + l->indent + 1 };
+	n->str = t = arena_alloc(f->texts, len + 1);
+	n->len = len;
+	for (size_t k = from; k < to; k++) {
+		size_t w = (size_t)(f->lines[k].end - f->lines[k].text);
+
+		memcpy(t, f->lines[k].text, w);
+		t += w;
+		if (k + 1 < to)
+			*t++ = *v == '>' ? ' ' : '\n';
+	}
+	f->at = to;
+	return n;
+fail:
+	f->fail = true;
+	return NULL;
+}
+
 /* The value of a key whose line ends at its ':': a deeper block, or a
  * sequence at the key's own indent; anything else (an empty value) is
  * libyaml's. */
@@ -196,7 +270,12 @@ static struct ynode *mapping(struct fast *f, unsigned int depth)
 
 			while (*v == ' ')
 				v++;
-			value = scalar(f, l, v, l->end, false);
+			if (l->end - v == 2 && (*v == '>' || *v == '|') && v[1] == '-')
+				value = block_scalar(f, l, v, indent);
+			else if (*v == '[')
+				value = flow_sequence(f, l, v);
+			else
+				value = scalar(f, l, v, l->end, false);
 		}
 		if (!value)
 			break;

@@ -165,6 +165,13 @@ static const char *const edges[] = {
 	"a: \"x: y # z\"\n", "a: ''\n", "a: \"\"\n", "a: 'it''s'\n", "a: \"\\n\"\n", "- \"a: b\"\n",
 	"a: \"x\" # c\n", "a: \"x\"y\"\n", "\"a\": 1\n", "a: \"  b  \"\n", "a: b:c\n", "- a:b\n",
 	"a: 'x\n  y'\n", "a: \"x\n", "a:b\n",
+	"a: >-\n  x y\n  z: - #\nb: 1\n", "a: |-\n  x\n  y\n", "a: >-\n  x\n  # c\nb: 1\n",
+	"a: >-\n  x\n\n  y\n", "a: >-\n  x\n    y\n", "a: >-\nb: 1\n", "a: >-\n  x\n", "a: >-\n  x",
+	"a: >-\n  x\n  \n", "a: >-\n  x\n# c\n", "- a: >-\n    x\n    y\n  b: 1\n", "a: >\n  x\n",
+	"a: [x, y]\n", "a: []\n", "a: [ x]\n", "a: [x ]\n", "a: [x,y]\n", "a: [x,  y]\n", "a: [x, ]\n",
+	"a: [x, [y]]\n", "a: [x, 'y']\n", "a: [x y, z]\n", "a: [x] # c\n", "a: [x:y]\n", "a: [x]]\n",
+	"- a: [x]\n  b: [y, z]\n", "a: [x, y\n  , z]\n", "a: [-x]\n", "a: [x, {y}]\n",
+	"a:\n  b: >-\n   x\n  c: 1\n", "a:\n  b: >-\n  x\n", "a: >- # c\n  x\n", "a: >-\n x\n  y\n",
 };
 
 int main(int argc, char **argv)
