@@ -19,6 +19,10 @@ struct line {
 	const char *text;	/* its first byte after the indent */
 	const char *end;	/* its newline */
 	unsigned int no, indent;
+	/* the blank and comment lines right before it: any blank; the
+	 * column after the deepest comment's indent (0: no comment) */
+	bool gap_blank;
+	unsigned int gap_col;
 };
 
 struct fast {
@@ -26,7 +30,7 @@ struct fast {
 	const char *file;
 	struct line *lines;
 	size_t n, at;		/* the lines, the next one to read */
-	unsigned int last_no;	/* the number of the text's last line */
+	struct line tail;	/* the gap after the last line */
 	struct ynode **stack;	/* children of the open collections */
 	size_t depth_n, cap;
 	bool fail;
@@ -43,6 +47,7 @@ static bool split(struct fast *f, const char *data, size_t len)
 	const char *p = data, *end = data + len;
 	size_t cap = 0;
 	unsigned int no = 0;
+	struct line gap = { 0 };
 
 	if (!len || data[len - 1] != '\n')
 		return false;
@@ -57,8 +62,15 @@ static bool split(struct fast *f, const char *data, size_t len)
 		p = e + 1;
 		while (s + indent < e && s[indent] == ' ')
 			indent++;
-		if (s + indent == e || s[indent] == '#')
-			continue;	/* blank or a comment */
+		if (s + indent == e) {
+			gap.gap_blank = true;
+			continue;
+		}
+		if (s[indent] == '#') {
+			if (indent + 1 > gap.gap_col)
+				gap.gap_col = indent + 1;
+			continue;
+		}
 		if (e[-1] == ' ')
 			return false;
 		if (indent == 0 && e - s >= 3 &&
@@ -68,9 +80,10 @@ static bool split(struct fast *f, const char *data, size_t len)
 			cap = cap ? 2 * cap : 256;
 			f->lines = xrealloc(f->lines, cap * sizeof(*f->lines));
 		}
-		f->lines[f->n++] = (struct line){ s + indent, e, no, indent };
+		f->lines[f->n++] = (struct line){ s + indent, e, no, indent, gap.gap_blank, gap.gap_col };
+		gap = (struct line){ 0 };
 	}
-	f->last_no = no;
+	f->tail = gap;
 	return f->n > 0;
 }
 
@@ -84,15 +97,21 @@ static const char *key_colon(const char *s, const char *e)
 	return NULL;
 }
 
-/* A plain scalar that reads the same in every context libyaml could put it
- * in: no blank or indicator first, no '#' anywhere, no ':' a blank or the end
- * follows, no blank last. */
+/*
+ * A plain scalar that reads the same in every context libyaml could put it
+ * in: no blank or indicator first ('-' only before a character), no blank
+ * last, no comment (a '#' after a blank; "dev#" is text), no ':' a blank or
+ * the end follows.  One pass: this is every key and value of the sizes.
+ */
 static bool plain_ok(const char *s, const char *e)
 {
-	if (s == e || strchr(" -?:,[]{}#&*!|>'\"%@`", *s) || e[-1] == ' ' ||
-	    (size_t)(e - s) > YAML_MAX_SCALAR || memchr(s, '#', (size_t)(e - s)))
+	if (s == e || strchr(" ?:,[]{}#&*!|>'\"%@`", *s) || e[-1] == ' ' ||
+	    (*s == '-' && (e - s == 1 || s[1] == ' ')) || (size_t)(e - s) > YAML_MAX_SCALAR)
 		return false;
-	return !key_colon(s, e);
+	for (const char *q = s + 1; q < e; q++)
+		if ((*q == '#' && q[-1] == ' ') || (*q == ':' && (q + 1 == e || q[1] == ' ')))
+			return false;
+	return true;
 }
 
 /* A quoted scalar that is the rest of its line and needs no unescaping:
@@ -107,11 +126,11 @@ static bool quoted_ok(const char *s, const char *e)
 	return true;
 }
 
-/* The scalar from s to e on line l; a key is plain, a value may be quoted. */
+/* The scalar from s to e on line l, quoted or (plain_only) not. */
 static struct ynode *scalar(struct fast *f, const struct line *l, const char *s, const char *e,
-			    bool key)
+			    bool plain_only)
 {
-	bool quoted = !key && s < e && (*s == '"' || *s == '\'');
+	bool quoted = !plain_only && s < e && (*s == '"' || *s == '\'');
 	struct ynode *n;
 
 	if (quoted ? !quoted_ok(s, e) : !plain_ok(s, e)) {
@@ -158,7 +177,8 @@ static struct ynode *collection(struct fast *f, enum ykind kind, struct mark m, 
 static struct ynode *block(struct fast *f, unsigned int depth);
 
 /* A flow sequence that is the rest of its line, "[a, b]" or "[]": plain
- * items without the flow indicators, ':' or '#', one ", " between them. */
+ * items without the flow indicators, ':' or '#', or quoted ones, one ", "
+ * between them. */
 static struct ynode *flow_sequence(struct fast *f, const struct line *l, const char *v)
 {
 	size_t base = f->depth_n;
@@ -170,11 +190,17 @@ static struct ynode *flow_sequence(struct fast *f, const struct line *l, const c
 		const char *e = p;
 		struct ynode *item;
 
-		while (e < l->end - 1 && !strchr(",[]{}:#", *e))
+		if (*p == '"' || *p == '\'') {
+			if (!(e = memchr(p + 1, *p, (size_t)(l->end - 1 - (p + 1)))))
+				goto fail;
 			e++;
+		} else {
+			while (e < l->end - 1 && !strchr(",[]{}:#", *e))
+				e++;
+		}
 		if (e < l->end - 1 && (e[0] != ',' || e[1] != ' '))
 			goto fail;
-		if (!(item = scalar(f, l, p, e, false)) || !item->plain)
+		if (!(item = scalar(f, l, p, e, false)))
 			goto fail;
 		push(f, item);
 		p = e + (e < l->end - 1 ? 2 : 0);
@@ -188,12 +214,14 @@ fail:
 
 /* A block scalar, ">-" (folded) or "|-" (literal), both stripped, whose
  * lines all stand at one indent deeper than its key's, with no blank or
- * comment line among them or right after them. */
+ * comment line among them, and after them none but comments less indented
+ * (which end it). */
 static struct ynode *block_scalar(struct fast *f, const struct line *l, const char *v,
 				  unsigned int indent)
 {
 	size_t from = f->at, to = f->at, len = 0;
 	unsigned int no = l->no, bi;
+	const struct line *gap;
 	struct ynode *n;
 	char *t;
 
@@ -205,8 +233,9 @@ static struct ynode *block_scalar(struct fast *f, const struct line *l, const ch
 			goto fail;
 		len += (size_t)(f->lines[to].end - f->lines[to].text) + 1;
 	}
-	if (to < f->n ? f->lines[to].no != no + 1 : no != f->last_no)
-		goto fail;	/* a blank or comment line: maybe text of the scalar */
+	gap = to < f->n ? &f->lines[to] : &f->tail;
+	if (gap->gap_blank || gap->gap_col > bi)
+		goto fail;	/* maybe text of the scalar */
 	if (--len > YAML_MAX_SCALAR)
 		goto fail;
 	n = arena_alloc(f->a, sizeof(*n));
@@ -253,14 +282,18 @@ static struct ynode *mapping(struct fast *f, unsigned int depth)
 
 	while (!f->fail && f->at < f->n && f->lines[f->at].indent == indent) {
 		const struct line *l = &f->lines[f->at];
-		const char *colon = key_colon(l->text, l->end);
+		bool quoted = *l->text == '"' || *l->text == '\'';
+		const char *colon = quoted ? memchr(l->text + 1, *l->text,
+						    (size_t)(l->end - l->text - 1)) : key_colon(l->text, l->end);
 		struct ynode *key, *value;
 
+		if (colon && quoted)	/* a quoted key: its closing quote, then ':' */
+			colon = colon[1] == ':' && (colon + 2 == l->end || colon[2] == ' ') ? colon + 1 : NULL;
 		if (!colon || colon - l->text > FAST_MAX_KEY) {
 			f->fail = true;	/* not a key where one must stand */
 			break;
 		}
-		if (!(key = scalar(f, l, l->text, colon, true)))
+		if (!(key = scalar(f, l, l->text, colon, !quoted)))
 			break;
 		f->at++;
 		if (colon + 1 == l->end) {
