@@ -151,7 +151,8 @@ void number_table_build(struct number_table *t, const struct registry *reg, size
 
 				t->v[t->n++] = (struct number_entry){
 					n & ~t->size_field, (n & t->size_field) >> t->size_shift,
-					num->variable_size, a, carried[x].versions, c };
+					num->variable_size, c->protocol_code, (uint8_t)c->life.first,
+					(uint8_t)c->life.end, a, carried[x].versions, c };
 			}
 		}
 	}
