@@ -283,12 +283,14 @@ static void find_collisions(struct registry *reg)
 	struct reuses reuses = { 0 };
 	struct clashes *clashes = registry_has_new_commands(reg) ? clashes_new() : NULL;
 
+	struct number_table *tables = xrealloc(NULL, (reg->n_abis + 1) * sizeof(*tables));
+
+	number_tables_build(tables, reg);
 	for (size_t k = 0; k < reg->n_abis; k++) {
 		const struct abi *abi = &reg->abis[k];
-		struct number_table t;
+		struct number_table t = tables[k];
 		const struct number_entry *s;
 
-		number_table_build(&t, reg, k);
 		drop_protocol_codes(&t);
 		s = t.v;
 		for (size_t i = 0; i < t.n;) {
@@ -329,6 +331,7 @@ static void find_collisions(struct registry *reg)
 			clashes_scan(clashes, reg, abi, &t);
 		number_table_release(&t);
 	}
+	free(tables);
 	if (clashes)
 		clashes_report(reg, clashes);
 	free(scratch);

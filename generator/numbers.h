@@ -41,6 +41,8 @@ struct number_table {
 };
 
 void number_table_build(struct number_table *t, const struct registry *reg, size_t abi_index);
+/* The tables of every ABI, t[0..n_abis), in one pass over the commands. */
+void number_tables_build(struct number_table *t, const struct registry *reg);
 void number_table_release(struct number_table *t);
 int number_entry_cmp(const struct number_entry *a, const struct number_entry *b);
 
