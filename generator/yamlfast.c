@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Load: the fast path of ytree_parse() for the plainest YAML, which is most
- * of the spec's bytes (the sizes files: two thirds of it, and of libyaml's
- * time).  It reads block mappings and sequences of one-line plain scalars,
- * every byte printable ASCII, and gives the tree libyaml would give, marks
+ * of the spec (the sizes files are two thirds of its bytes, and were of
+ * libyaml's time).  It reads block mappings and sequences whose scalars
+ * are one-line plain or quoted ones without escapes, one-line flow
+ * sequences of those, and ">-" and "|-" block scalars of even lines, every
+ * byte printable ASCII, and gives the tree libyaml would give, marks
  * included.  At anything else it gives up, and libyaml reads the file:
  * every error, every doubt and every other construct stays libyaml's.
  * tests/unit/test-yamlfast holds the two paths equal over spec/ and the
@@ -359,7 +361,7 @@ static struct ynode *block(struct fast *f, unsigned int depth)
 {
 	const struct line *l = &f->lines[f->at];
 
-	if (depth >= YAML_MAX_DEPTH) {	/* its scalars one deeper */
+	if (depth + 2 > YAML_MAX_DEPTH) {	/* a flow sequence's items two deeper */
 		f->fail = true;
 		return NULL;
 	}

@@ -191,6 +191,18 @@ int main(int argc, char **argv)
 
 		ok(!*why, "edge %s", why);
 	}
+	/* nested to the depth limit and past it, a flow sequence at the bottom */
+	for (int depth = 28; depth <= 34; depth++) {
+		char text[4096], *p = text, what[64];
+		const char *why;
+
+		for (int d = 0; d < depth; d++)
+			p += sprintf(p, "%*sa:\n", 2 * d, "");
+		sprintf(p, "%*sk: [x, y]\n", 2 * depth, "");
+		why = compare("deep", text, strlen(text));
+		snprintf(what, sizeof(what), "%d levels deep%s", depth, *why ? ": " : "");
+		ok(!*why, "edge %s", *why ? why : what);
+	}
 	for (int i = 1; i < argc; i++) {
 		size_t len, before = n_fast;
 		char *data = slurp(argv[i], &len);
