@@ -140,6 +140,7 @@ void describe_hit(const struct ioctlreg *r, const struct ioctlreg_hit *hit, size
 		  ", kernel-internal, not in the UAPI" : "");
 	if (c.flags & IOCTLREG_PROTOCOL_CODE)
 		sb_lit(sb, " [protocol code written into the driver's buffer, not an ioctl request]");
+	/* in brackets: the number's own versions, else the command's, else nothing */
 	sb_lit(sb, " [");
 	if (describe_number_versions(r, hit->command, abi, hit->versions, sb))
 		sb_putc(sb, ']');
