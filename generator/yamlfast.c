@@ -54,12 +54,13 @@ static bool split(struct fast *f, const char *data, size_t len)
 	if (!len || data[len - 1] != '\n')
 		return false;
 	while (p < end) {
-		const char *s = p, *e = memchr(p, '\n', (size_t)(end - p));
+		const char *s = p, *e = p;
 		unsigned int indent = 0;
 
 		no++;
-		for (const char *q = s; q < e; q++)
-			if ((unsigned char)*q < 0x20 || (unsigned char)*q > 0x7e)
+		/* one pass to the newline (the text ends with one) */
+		for (; *e != '\n'; e++)
+			if ((unsigned char)(*e - 0x20) > 0x7e - 0x20)
 				return false;
 		p = e + 1;
 		while (s + indent < e && s[indent] == ' ')
@@ -171,7 +172,8 @@ static struct ynode *collection(struct fast *f, enum ykind kind, struct mark m, 
 	n->mark = m;
 	n->n = k;
 	n->kids = arena_alloc(f->a, k * sizeof(*n->kids) + 1);
-	memcpy(n->kids, f->stack + base, k * sizeof(*n->kids));
+	if (k)	/* an empty "[]" may come before the stack exists */
+		memcpy(n->kids, f->stack + base, k * sizeof(*n->kids));
 	f->depth_n = base;
 	return n;
 }
