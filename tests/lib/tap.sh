@@ -88,11 +88,11 @@ bail() {
 tap_lines() {
 	local prefix=${1:-} line
 	while IFS= read -r line; do
-		if [[ $line =~ ^(not )?ok([[:space:]]+[0-9]+)?([[:space:]]+-)?[[:space:]]*(.*)$ ]]; then
+		if [[ $line =~ ^(not )?ok([[:space:]]+[0-9]+)?([[:space:]]+-)?([[:space:]]+(.*))?$ ]]; then
 			if [ -n "${BASH_REMATCH[1]}" ]; then
-				not_ok "$prefix${BASH_REMATCH[4]}"
+				not_ok "$prefix${BASH_REMATCH[5]}"
 			else
-				ok "$prefix${BASH_REMATCH[4]}"
+				ok "$prefix${BASH_REMATCH[5]}"
 			fi
 		elif [[ ! $line =~ ^1\.\.[0-9]+ ]]; then
 			diag "${line#\# }"
