@@ -39,6 +39,7 @@ static void check(struct registry *reg, bool sized)
 		check_abi_changes(reg);
 		check_new_uapi(reg);
 		check_type_layouts(reg);
+		check_kernel_sizes(reg);
 	}
 	check_command_names(reg, byname, n);
 	check_aliases(reg, byname, n, sized);

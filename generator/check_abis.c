@@ -122,3 +122,53 @@ void check_ranges(struct registry *reg)
 				    c->name, c->variants[v].nr_text, ln->nr_bits, ln->name);
 	}
 }
+
+/* The types whose kernel-context size a kernel-internal command asks for:
+ * the one its number encodes, its size-unit, a legacy spelling's. */
+static void kernel_types(const struct registry *reg, struct nameset *set)
+{
+	for_each_command(reg, c) {
+		const char *t[4] = { command_sized_type(c), c->size_unit, NULL, NULL };
+
+		if (!c->header->kernel_internal)
+			continue;
+		if (c->legacy) {
+			t[2] = legacy_written_type(c->legacy->written);
+			t[3] = c->legacy->spell_as;
+		}
+		for (int i = 0; i < 4; i++)
+			if (t[i])
+				nameset_add(set, t[i], strlen(t[i]));
+	}
+}
+
+/*
+ * A kernel-sizes: entry is measured for a kernel-internal command: one that
+ * no such command asks for is left over (its command gone, or moved out of
+ * kernel context) and tells the reader of the file something untrue.  Each
+ * sizes file once: an ABI's own, or each known version's.
+ */
+void check_kernel_sizes(struct registry *reg)
+{
+	struct nameset used = { 0 };
+
+	kernel_types(reg, &used);
+	for (size_t k = 0; k < reg->n_abis; k++) {
+		const struct abi *abi = &reg->abis[k];
+		size_t nv = abi->by_version ? reg->n_versions : 1;
+
+		for (size_t v = 0; v < nv; v++) {
+			const struct size_entry *e = abi->by_version ? abi->by_version[v].ksizes : abi->ksizes;
+			size_t n = abi->by_version ? abi->by_version[v].n_ksizes : abi->n_ksizes;
+
+			if (abi->by_version && !abi->by_version[v].sizes_file)
+				continue;
+			for (size_t i = 0; i < n; i++)
+				if (!nameset_has(&used, e[i].type, strlen(e[i].type)))
+					WARN(reg, e[i].mark, "unused-size", false,
+					     "kernel-sizes: '%s' is the size of no kernel-internal command's type on %s",
+					     e[i].type, abi->name);
+		}
+	}
+	nameset_release(&used);
+}

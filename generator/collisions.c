@@ -13,6 +13,23 @@
 #include "numbers.h"
 #include "rules.h"
 
+/* ", abi 0x12345678" (no comma first): the lists of the warnings below,
+ * tens of thousands of items in a large registry, without printf */
+static void list_abi_number(struct strbuf *sb, const char *abi, uint32_t number)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *p;
+
+	if (sb->len)
+		sb_lit(sb, ", ");
+	sb_puts(sb, abi);
+	p = sb_room(sb, 11);
+	memcpy(p, " 0x", 3);
+	for (int i = 0; i < 8; i++)
+		p[3 + i] = hex[number >> (28 - 4 * i) & 15];
+	sb_wrote(sb, 11);
+}
+
 static void add_collision(struct registry *reg, size_t *cap, const struct abi *abi, uint32_t number,
 			  const struct number_entry *group, size_t n, uint32_t size, uint64_t versions)
 {
@@ -132,7 +149,7 @@ static void note_reuse(struct reuses *r, const struct abi *abi, uint32_t number,
 	if (u->abi == abi)
 		return;
 	u->abi = abi;
-	sb_printf(&u->abis, "%s%s 0x%08x", u->abis.len ? ", " : "", abi->name, number);
+	list_abi_number(&u->abis, abi->name, number);
 }
 
 /*
@@ -149,15 +166,15 @@ static void find_reuses(struct reuses *r, const struct abi *abi,
 	 * other begins pairs with none (and a number's entries are many in
 	 * a large registry) */
 	for (size_t y = 0; y < n; y++)
-		if (g[y].cmd->life.first > latest)
-			latest = g[y].cmd->life.first;
+		if (g[y].life_first > latest)
+			latest = g[y].life_first;
 	for (size_t x = 0; x < n; x++) {
-		if (g[x].cmd->life.end > latest)
+		if (g[x].life_end > latest)
 			continue;
 		for (size_t y = 0; y < n; y++) {
 			const struct command *gone = g[x].cmd, *now = g[y].cmd;
 
-			if (gone == now || gone->life.end > now->life.first ||
+			if (gone == now || g[x].life_end > g[y].life_first ||
 			    !(g[x].variable || g[y].variable || g[x].size == g[y].size) ||
 			    !strcmp(command_alias_root_on(gone, abi), command_alias_root_on(now, abi)))
 				continue;
@@ -253,7 +270,7 @@ static void drop_protocol_codes(struct number_table *t)
 	size_t n = 0;
 
 	for (size_t i = 0; i < t->n; i++)
-		if (!t->v[i].cmd->protocol_code)
+		if (!t->v[i].protocol_code)
 			t->v[n++] = t->v[i];
 	t->n = n;
 }
@@ -266,12 +283,14 @@ static void find_collisions(struct registry *reg)
 	struct reuses reuses = { 0 };
 	struct clashes *clashes = registry_has_new_commands(reg) ? clashes_new() : NULL;
 
+	struct number_table *tables = xrealloc(NULL, (reg->n_abis + 1) * sizeof(*tables));
+
+	number_tables_build(tables, reg);
 	for (size_t k = 0; k < reg->n_abis; k++) {
 		const struct abi *abi = &reg->abis[k];
-		struct number_table t;
+		struct number_table t = tables[k];
 		const struct number_entry *s;
 
-		number_table_build(&t, reg, k);
 		drop_protocol_codes(&t);
 		s = t.v;
 		for (size_t i = 0; i < t.n;) {
@@ -312,6 +331,7 @@ static void find_collisions(struct registry *reg)
 			clashes_scan(clashes, reg, abi, &t);
 		number_table_release(&t);
 	}
+	free(tables);
 	if (clashes)
 		clashes_report(reg, clashes);
 	free(scratch);
@@ -390,8 +410,7 @@ static void warn_collisions(struct registry *reg)
 				at = col->cmds[k];
 		}
 		for (size_t o = f; o != SIZE_MAX; o = next[o])
-			sb_printf(&abis, "%s%s 0x%08x", abis.len ? ", " : "",
-				  reg->collisions[o].abi->name, reg->collisions[o].number);
+			list_abi_number(&abis, reg->collisions[o].abi->name, reg->collisions[o].number);
 		/* a set with a new command is its clash error (check_clashes.c) */
 		if (!has_new)
 			CMD_WARN(reg, at, at->mark, "shared-number", accepted, "%s share a number: %s",

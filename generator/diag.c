@@ -13,6 +13,7 @@ static void diag_vadd(struct diags *d, struct about about, struct mark m, enum s
 {
 	struct diag *g;
 	va_list again;
+	char buf[512];
 	int n;
 
 	grow(&d->v, &d->cap, d->n + 1, sizeof(*d->v));
@@ -23,10 +24,15 @@ static void diag_vadd(struct diags *d, struct about about, struct mark m, enum s
 	g->about = about;
 	g->accepted = sev == SEV_WARNING && accepted;
 	g->seq = (unsigned int)d->n++;
+	/* one vsnprintf() when the message fits buf, the usual case: a
+	 * large registry has tens of thousands of warnings */
 	va_copy(again, ap);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	g->msg = xrealloc(NULL, (size_t)n + 1);
-	vsnprintf(g->msg, (size_t)n + 1, fmt, again);
+	if ((size_t)n < sizeof(buf))
+		memcpy(g->msg, buf, (size_t)n + 1);
+	else
+		vsnprintf(g->msg, (size_t)n + 1, fmt, again);
 	va_end(again);
 	text_defang(g->msg);	/* a message may quote hostile spec text */
 	if (sev == SEV_ERROR)

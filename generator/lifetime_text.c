@@ -35,9 +35,13 @@ void versions_cell(const struct registry *reg, uint64_t set, struct strbuf *sb)
 {
 	size_t n = 0;
 
+	/* sb_puts, not sb_printf: every entry of the model has a cell */
 	for (size_t v = 0; v < reg->n_versions; v++)
-		if (set >> v & 1)
-			sb_printf(sb, "%s%s", n++ ? ", " : "", reg->versions[v].name);
+		if (set >> v & 1) {
+			if (n++)
+				sb_lit(sb, ", ");
+			sb_puts(sb, reg->versions[v].name);
+		}
 	if (!n)
 		sb_puts(sb, "none");
 	else if (n == 1 && reg->n_versions > 1)
@@ -52,9 +56,10 @@ void lifetime_cell(const struct registry *reg, const struct lifetime *l, struct 
 /* "6.1", "6.1 and 6.12", "6.1, 6.12 and 6.13" */
 static void and_join(const struct registry *reg, const struct lifetime *l, struct strbuf *sb)
 {
-	for (size_t v = l->first; v < l->end; v++)
-		sb_printf(sb, "%s%s", v == l->first ? "" : v + 1 == l->end ? " and " : ", ",
-			  reg->versions[v].name);
+	for (size_t v = l->first; v < l->end; v++) {
+		sb_puts(sb, v == l->first ? "" : v + 1 == l->end ? " and " : ", ");
+		sb_puts(sb, reg->versions[v].name);
+	}
 }
 
 void lifetime_sentence(const struct registry *reg, const struct lifetime *l, struct strbuf *sb)
@@ -70,11 +75,14 @@ void lifetime_sentence(const struct registry *reg, const struct lifetime *l, str
 		and_join(reg, l, sb);
 		return;
 	}
-	if (l->first > 0)
-		sb_printf(sb, "new in %s", reg->versions[l->first].name);
-	if (l->end < reg->n_versions)
-		sb_printf(sb, "%sremoved in %s", l->first > 0 ? ", " : "",
-			  reg->versions[l->end].name);
+	if (l->first > 0) {
+		sb_lit(sb, "new in ");
+		sb_puts(sb, reg->versions[l->first].name);
+	}
+	if (l->end < reg->n_versions) {
+		sb_puts(sb, l->first > 0 ? ", removed in " : "removed in ");
+		sb_puts(sb, reg->versions[l->end].name);
+	}
 	sb->buf[start] = (char)toupper((unsigned char)sb->buf[start]);
 	/* with two versions the in-between says nothing more */
 	if (reg->n_versions > 2) {

@@ -123,39 +123,76 @@ static size_t carried_numbers(const struct command *c, size_t k,
 	return n;
 }
 
-void number_table_build(struct number_table *t, const struct registry *reg, size_t k)
+static void table_start(struct number_table *t, const struct registry *reg, size_t k)
 {
 	const struct layout *l = reg->abis[k].layout;
-	size_t cap = 0;
-	struct carried carried[MAX_VERSIONS + 1];
 
 	*t = (struct number_table){ .layout = l };
 	if (!l)
 		return;
 	t->size_shift = layout_size_shift(l);
 	t->size_field = layout_max_size(l) << t->size_shift;
-	for_each_command(reg, c) {
-		size_t n_carried = carried_numbers(c, k, carried);
+}
 
-		for (size_t x = 0; x < n_carried; x++) {
-			const struct abi_number *num = carried[x].num;
+/* Command c's entries on ABI k, appended to t (of capacity *cap). */
+static void table_add(struct number_table *t, size_t *cap, const struct registry *reg, size_t k,
+		      const struct command *c)
+{
+	struct carried carried[MAX_VERSIONS + 1];
+	size_t n_carried;
 
-			grow(&t->v, &cap, t->n + c->nr_count, sizeof(*t->v));
-			for (unsigned int a = 0; a < c->nr_count; a++) {
-				/* Split the number the macros make, as a query is
-				 * split: an accepted size-overflow spills into the
-				 * dir bits and must be found as it is. */
-				uint32_t n = c->plain ? num->number :
-					     layout_encode(l, c->dir, c->magic,
-							   command_nr_on(c, &reg->abis[k]) + a, num->size);
+	if (!t->layout)
+		return;
+	n_carried = carried_numbers(c, k, carried);
+	for (size_t x = 0; x < n_carried; x++) {
+		const struct abi_number *num = carried[x].num;
 
-				t->v[t->n++] = (struct number_entry){
-					n & ~t->size_field, (n & t->size_field) >> t->size_shift,
-					num->variable_size, a, carried[x].versions, c };
-			}
+		grow(&t->v, cap, t->n + c->nr_count, sizeof(*t->v));
+		for (unsigned int a = 0; a < c->nr_count; a++) {
+			/* Split the number the macros make, as a query is
+			 * split: an accepted size-overflow spills into the
+			 * dir bits and must be found as it is. */
+			uint32_t n = c->plain ? num->number :
+				     layout_encode(t->layout, c->dir, c->magic,
+						   command_nr_on(c, &reg->abis[k]) + a, num->size);
+
+			t->v[t->n++] = (struct number_entry){
+				n & ~t->size_field, (n & t->size_field) >> t->size_shift,
+				num->variable_size, c->protocol_code, (uint8_t)c->life.first,
+				(uint8_t)c->life.end, a, carried[x].versions, c };
 		}
 	}
+}
+
+void number_table_build(struct number_table *t, const struct registry *reg, size_t k)
+{
+	size_t cap = 0;
+
+	table_start(t, reg, k);
+	if (!t->layout)
+		return;
+	for_each_command(reg, c)
+		table_add(t, &cap, reg, k, c);
 	sort_entries(t->v, t->n);
+}
+
+/* One pass over the commands for every ABI: a large registry's commands
+ * are read once, not once per ABI (23 walks of memory that no cache holds
+ * were the most of what grew faster than the registry). */
+void number_tables_build(struct number_table *t, const struct registry *reg)
+{
+	size_t *cap = xrealloc(NULL, (reg->n_abis + 1) * sizeof(*cap));
+
+	for (size_t k = 0; k < reg->n_abis; k++) {
+		table_start(&t[k], reg, k);
+		cap[k] = 0;
+	}
+	for_each_command(reg, c)
+		for (size_t k = 0; k < reg->n_abis; k++)
+			table_add(&t[k], &cap[k], reg, k, c);
+	for (size_t k = 0; k < reg->n_abis; k++)
+		sort_entries(t[k].v, t[k].n);
+	free(cap);
 }
 
 void number_table_release(struct number_table *t)

@@ -12,6 +12,10 @@ struct number_entry {
 	uint32_t key;		/* the number with its size bits cleared */
 	uint32_t size;		/* its size field */
 	bool variable;		/* the caller gives the size: it matches any */
+	/* the command's protocol_code and lifetime, copied into the padding:
+	 * the scans of a large table then read no command they skip */
+	bool protocol_code;
+	uint8_t life_first, life_end;
 	unsigned int nr_arg;	/* the value of nr-param, for families */
 	/* bit v: the command carries this number in known version v (its
 	 * lifetime's versions, but those where its number differs or it is
@@ -37,6 +41,8 @@ struct number_table {
 };
 
 void number_table_build(struct number_table *t, const struct registry *reg, size_t abi_index);
+/* The tables of every ABI, t[0..n_abis), in one pass over the commands. */
+void number_tables_build(struct number_table *t, const struct registry *reg);
 void number_table_release(struct number_table *t);
 int number_entry_cmp(const struct number_entry *a, const struct number_entry *b);
 

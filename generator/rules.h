@@ -25,6 +25,9 @@ void check_aliases(struct registry *reg, const struct command **v, size_t n, boo
 void link_abis(struct registry *reg, bool sized);
 void check_variants(struct registry *reg);
 void check_ranges(struct registry *reg);
+/* and, when sized, that every kernel-sizes: entry is some kernel-internal
+ * command's type */
+void check_kernel_sizes(struct registry *reg);
 /* check_magic.c: overlapping rows, commands outside the table */
 void check_magic_table(struct registry *reg);
 /* check_types.c: the members' types of the header specs' types, and their lints */

@@ -310,8 +310,34 @@ static struct ynode *parse_node(struct builder *b, yaml_event_t *ev, unsigned in
 	}
 }
 
+/* Duplicate keys of a tree the fast path read, in the order the event
+ * reader reports them: each mapping once its children are read. */
+static void report_duplicates_below(struct builder *b, const struct ynode *node)
+{
+	if (node->kind == Y_SCALAR)
+		return;
+	for (size_t i = 0; i < node->n; i++)
+		report_duplicates_below(b, node->kids[i]);
+	if (node->kind == Y_MAP)
+		report_duplicate_keys(b, node);
+}
+
 struct ynode *ytree_parse(struct arena *a, struct arena *texts, struct diags *d, const char *file,
 			  const char *data, size_t len)
+{
+	struct builder b = { .a = a, .texts = texts, .d = d, .file = file, .data = data, .len = len };
+	struct ynode *root;
+	unsigned int errors = d->errors;
+
+	if (len <= YAML_MAX_FILE && (root = yfast_parse(a, texts, file, data, len))) {
+		report_duplicates_below(&b, root);
+		return d->errors == errors ? root : NULL;
+	}
+	return ytree_parse_libyaml(a, texts, d, file, data, len);
+}
+
+struct ynode *ytree_parse_libyaml(struct arena *a, struct arena *texts, struct diags *d,
+				  const char *file, const char *data, size_t len)
 {
 	struct builder b = { .a = a, .texts = texts, .d = d, .file = file, .data = data, .len = len };
 	struct ynode *root = NULL;

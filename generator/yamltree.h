@@ -33,6 +33,15 @@ struct ynode {
 struct ynode *ytree_parse(struct arena *a, struct arena *texts, struct diags *d, const char *file,
 			  const char *data, size_t len);
 
+/* The two ways ytree_parse() reads: libyaml's events, and a fast path for
+ * block collections of one-line plain scalars (yamlfast.c) that gives the
+ * same tree or NULL, when libyaml is to read the file.  Apart for the test
+ * that holds them equal (tests/unit/test-yamlfast.c). */
+struct ynode *ytree_parse_libyaml(struct arena *a, struct arena *texts, struct diags *d,
+				  const char *file, const char *data, size_t len);
+struct ynode *yfast_parse(struct arena *a, struct arena *texts, const char *file,
+			  const char *data, size_t len);
+
 size_t ymap_len(const struct ynode *map);
 const struct ynode *ymap_key(const struct ynode *map, size_t i);
 const struct ynode *ymap_value(const struct ynode *map, size_t i);

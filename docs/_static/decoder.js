@@ -22,9 +22,11 @@
  * still there), and ioctlgen's words for it, which a matching command
  * shows as `ioctlgen decode` does: "[6.1 only; removed in 6.12]", "[new
  * in 6.12]".  IOCTL_DATA["by-version"]
- * = [[command index, [per version: [number per ABI] or null]]] for the
- * commands whose numbers differ between versions: the decoder finds them by
- * any, and says where the number holds: "[6.1 only; 0xc02864c3 in 6.12]".
+ * = [[command index, [per version: [number per ABI] or null], words]] for
+ * the commands whose numbers differ between versions: the decoder finds
+ * them by any, and says where the number holds in ioctlgen's words,
+ * words[ABI index][number] ("6.1 only; 0xc02864c3 in 6.12": `ioctlgen
+ * table --dump`'s number-words, describe_number_versions()).
  */
 (function () {
 	'use strict';
@@ -35,15 +37,22 @@
 	var exact = [];		/* per ABI: number -> [command index] */
 	var ranged = [];	/* per ABI: [{k: index, f: fields}] for families */
 	var life = null;	/* command index -> [index, first, end] */
-	var byver = null;	/* command index -> [per version: [number per ABI] or null] */
+	var byver = null;	/* command index -> its by-version entry */
 
-	function byVersion(k)
+	function byVersionEntry(k)
 	{
 		if (!byver) {
 			byver = {};
-			(D['by-version'] || []).forEach(function (x) { byver[x[0]] = x[1]; });
+			(D['by-version'] || []).forEach(function (x) { byver[x[0]] = x; });
 		}
 		return byver[k];
+	}
+
+	function byVersion(k)
+	{
+		var x = byVersionEntry(k);
+
+		return x && x[1];
 	}
 
 	function field(n, shift, bits)
@@ -233,72 +242,14 @@
 		return l ? l[3] : '';
 	}
 
-	/* The versions of a set of version indexes, as ioctlgen decode writes
-	 * them: "6.1 only", "6.12 to 6.13", "6.1, 6.13 to 6.14". */
-	function describeVersions(set)
-	{
-		var V = D.versions || [], out = [], runs = 0, last = 0, v, end;
-
-		for (v = 0; v < V.length; v++) {
-			if (!set[v])
-				continue;
-			end = v;
-			while (end + 1 < V.length && set[end + 1])
-				end++;
-			out.push(V[v] + (end > v ? ' to ' + V[end] : ''));
-			runs++;
-			last = end - v;
-			v = end;
-		}
-		return out.join(', ') + (runs === 1 && last === 0 ? ' only' : '');
-	}
-
-	/* lifeTag(), or where command k carries number n on ABI i in only some
-	 * of its versions (its struct grew, the ABI lacks it in one): the
-	 * versions of n, its other numbers there, then when it came or went
-	 * (ioctlgen decode's print_number_versions()). */
+	/* lifeTag(), or ioctlgen's words for where command k carries number n
+	 * on ABI i in only some of its versions (its struct grew, the ABI lacks
+	 * it in one): "6.1 only; 0xc02864c3 in 6.12". */
 	function numberTag(k, n, i)
 	{
-		var V = D.versions || [], per = byVersion(k), hit = {}, have = {}, done = {};
-		var all = true, words, v, w, first = -1, end = 0, same, o, t, s;
+		var x = byVersionEntry(k), w = x && x[2] && x[2][i];
 
-		if (!per)
-			return lifeTag(k);
-		for (v = 0; v < V.length; v++) {
-			if (!per[v])
-				continue;
-			if (first < 0)
-				first = v;
-			end = v + 1;
-			if (per[v][i] !== null)
-				have[v] = 1;
-			if (per[v][i] === n)
-				hit[v] = done[v] = 1;
-			if (!!hit[v] !== !!have[v] || !have[v])
-				all = false;
-		}
-		if (!Object.keys(hit).length || all)
-			return lifeTag(k);
-		words = describeVersions(hit);
-		for (v = first; v < end; v++) {
-			if (!per[v] || done[v])
-				continue;
-			same = {};
-			for (w = v; w < end; w++) {
-				o = per[w];
-				if (o && !done[w] && (o[i] === null) === (per[v][i] === null) &&
-				    (per[v][i] === null || o[i] === per[v][i]))
-					same[w] = done[w] = 1;
-			}
-			t = describeVersions(same);
-			s = per[v][i] === null ? '; not on ' + D.abis[i].name + ' in ' : '; ' + hex(per[v][i], 8) + ' in ';
-			words += s + (/ only$/.test(t) ? t.slice(0, -5) : t);
-		}
-		if (first > 0)
-			words += '; new in ' + V[first];
-		if (end < V.length)
-			words += '; removed in ' + V[end];
-		return words;
+		return w && w[n] !== undefined ? w[n] : lifeTag(k);
 	}
 
 	function cmdCell(ks, i, n)

@@ -42,7 +42,7 @@
 			if (p.life) {
 				D.life = p.life;
 				D['by-version'] = p['by-version'].map(function (x) {
-					return [x[0], x[1].map(function (v) { return v === null ? null : []; })];
+					return [x[0], x[1].map(function (v) { return v === null ? null : []; }), x[2]];
 				});
 			}
 			return;

@@ -42,39 +42,34 @@ void describe_versions(const struct ioctlreg *r, uint64_t mask, struct strbuf *s
 		sb_puts(sb, " only");
 }
 
-/*
- * Where the command carries the number found in some of the versions it
- * exists in only (its number changed, or the ABI lacks it in others): the
- * versions of this number, then its other numbers there and where the ABI
- * lacks it, then when it came or went: [6.1 only; 0xc02864c3 in 6.12].
- * false when the number holds in every version it has one on the ABI.
- */
-static bool number_versions(const struct ioctlreg *r, const struct ioctlreg_command *c,
-			    const struct ioctlreg_hit *hit, size_t k, struct strbuf *out)
+bool describe_number_versions(const struct ioctlreg *r, size_t cmd, size_t k, uint64_t hit,
+			      struct strbuf *out)
 {
+	struct ioctlreg_command c;
 	struct ioctlreg_number num[64], o;
 	bool present[64];
 	uint64_t have = 0, life = 0, done;
-	struct strbuf sb = { 0 };
+	size_t start = out->len;
 
-	if (!(c->flags & IOCTLREG_PER_VERSION) || !hit->versions)
+	ioctlreg_command(r, cmd, &c);
+	if (!(c.flags & IOCTLREG_PER_VERSION) || !hit)
 		return false;
-	for (size_t v = c->first_version; v < c->end_version; v++) {
+	for (size_t v = c.first_version; v < c.end_version; v++) {
 		life |= (uint64_t)1 << v;
-		present[v] = ioctlreg_command_number(r, hit->command, k, (int)v, &num[v]);
+		present[v] = ioctlreg_command_number(r, cmd, k, (int)v, &num[v]);
 		if (present[v])
 			have |= (uint64_t)1 << v;
 	}
-	if (hit->versions == have && have == life)
+	if (hit == have && have == life)
 		return false;
-	describe_versions(r, hit->versions, &sb);
-	done = hit->versions;
-	for (size_t v = c->first_version; v < c->end_version; v++) {
+	describe_versions(r, hit, out);
+	done = hit;
+	for (size_t v = c.first_version; v < c.end_version; v++) {
 		uint64_t same = 0;
 
 		if (done >> v & 1)
 			continue;
-		for (size_t w = v; w < c->end_version; w++) {
+		for (size_t w = v; w < c.end_version; w++) {
 			o = num[w];
 			if (!(done >> w & 1) && present[w] == present[v] &&
 			    (!present[v] || o.number == num[v].number))
@@ -82,21 +77,19 @@ static bool number_versions(const struct ioctlreg *r, const struct ioctlreg_comm
 		}
 		done |= same;
 		if (present[v])
-			sb_printf(&sb, "; 0x%08x in ", num[v].number);
+			sb_printf(out, "; 0x%08x in ", num[v].number);
 		else
-			sb_printf(&sb, "; not %s %s in ", c->flags & IOCTLREG_KERNEL_INTERNAL ?
+			sb_printf(out, "; not %s %s in ", c.flags & IOCTLREG_KERNEL_INTERNAL ?
 				  "measured on" : "on", ioctlreg_abi_name(r, k));
-		describe_versions(r, same, &sb);
+		describe_versions(r, same, out);
 		/* "in 6.12 only" says no more than "in 6.12" */
-		if (sb.len > 5 && !strcmp(sb.buf + sb.len - 5, " only"))
-			sb.buf[sb.len -= 5] = '\0';
+		if (out->len - start > 5 && !strcmp(out->buf + out->len - 5, " only"))
+			out->buf[out->len -= 5] = '\0';
 	}
-	if (c->first_version > 0)
-		sb_printf(&sb, "; new in %s", ioctlreg_version_name(r, c->first_version));
-	if (c->end_version < ioctlreg_version_count(r))
-		sb_printf(&sb, "; removed in %s", ioctlreg_version_name(r, c->end_version));
-	sb_printf(out, " [%s]", sb.buf);
-	sb_release(&sb);
+	if (c.first_version > 0)
+		sb_printf(out, "; new in %s", ioctlreg_version_name(r, c.first_version));
+	if (c.end_version < ioctlreg_version_count(r))
+		sb_printf(out, "; removed in %s", ioctlreg_version_name(r, c.end_version));
 	return true;
 }
 
@@ -147,8 +140,14 @@ void describe_hit(const struct ioctlreg *r, const struct ioctlreg_hit *hit, size
 		  ", kernel-internal, not in the UAPI" : "");
 	if (c.flags & IOCTLREG_PROTOCOL_CODE)
 		sb_lit(sb, " [protocol code written into the driver's buffer, not an ioctl request]");
-	if (!number_versions(r, &c, hit, abi, sb) && c.lifetime[0])
-		sb_printf(sb, " [%s]", c.lifetime);
+	/* in brackets: the number's own versions, else the command's, else nothing */
+	sb_lit(sb, " [");
+	if (describe_number_versions(r, hit->command, abi, hit->versions, sb))
+		sb_putc(sb, ']');
+	else if (c.lifetime[0])
+		sb_printf(sb, "%s]", c.lifetime);
+	else
+		sb->buf[sb->len -= 2] = '\0';
 }
 
 /* Where a time64 variant and its base ABI give the command different

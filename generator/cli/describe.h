@@ -31,6 +31,19 @@ void describe_call(const struct ioctlreg *r, const struct ioctlreg_hit *hit, siz
 void describe_versions(const struct ioctlreg *r, uint64_t mask, struct strbuf *sb);
 
 /*
+ * The one wording of a number that command cmd carries on ABI k in some of
+ * the versions it exists in only (its number changed, or the ABI lacks it
+ * in others), hit the versions of that number: those versions, then its
+ * other numbers there and where the ABI lacks it, then when it came or
+ * went: "6.1 only; 0xc02864c3 in 6.12".  Appended to sb; false, and
+ * nothing appended, when the number holds in every version it has one on
+ * the ABI.  decode prints it in brackets; `table --dump` hands it to the
+ * site's decoder, which shows it as it is.
+ */
+bool describe_number_versions(const struct ioctlreg *r, size_t cmd, size_t k, uint64_t hit,
+			      struct strbuf *sb);
+
+/*
  * The distinct commands of hits[0..m), each once: from *i on, the next hit
  * that is no other name of a command before it; *group gets its index, *i
  * moves past it.  Returns the hit that names the command as its own (the

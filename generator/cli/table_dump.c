@@ -16,12 +16,18 @@
  *                   [number, size, unit, variable, dir name or null, type, nr]]],
  *                  nr-count, reserved, per-version (0/1: its numbers differ
  *                  between versions)]],
- *    "shared": [[abi, number, versions bit mask, [names, "" between groups]]]}
+ *    "shared": [[abi, number, versions bit mask, [names, "" between groups]]],
+ *    "number-words": [[command, abi, number, words]]}
+ *
+ * number-words: decode's words for each number a command carries on an ABI
+ * in some of its versions only (describe_number_versions()), which the
+ * site's decoder shows as they are.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "describe.h"
 #include "json.h"
 
 static void put_str(struct strbuf *sb, const char *s)
@@ -108,8 +114,48 @@ static void put_command(struct strbuf *sb, const struct ioctlreg *r, size_t i)
 		  !!(c.flags & IOCTLREG_PER_VERSION));
 }
 
+/* number-words of command i: each distinct number per ABI, once */
+static void put_number_words(struct strbuf *sb, const struct ioctlreg *r, size_t i, bool *first)
+{
+	struct ioctlreg_command c;
+	struct strbuf words = { 0 };
+
+	ioctlreg_command(r, i, &c);
+	if (!(c.flags & IOCTLREG_PER_VERSION))
+		return;
+	for (size_t a = 0; a < ioctlreg_abi_count(r); a++) {
+		struct ioctlreg_number n[64];
+		bool present[64];
+
+		for (size_t v = c.first_version; v < c.end_version; v++)
+			present[v] = ioctlreg_command_number(r, i, a, (int)v, &n[v]);
+		for (size_t v = c.first_version; v < c.end_version; v++) {
+			uint64_t hit = 0;
+			bool seen = false;
+
+			for (size_t w = c.first_version; w < v && !seen; w++)
+				seen = present[w] && present[v] && n[w].number == n[v].number;
+			if (!present[v] || seen)
+				continue;
+			for (size_t w = v; w < c.end_version; w++)
+				if (present[w] && n[w].number == n[v].number)
+					hit |= (uint64_t)1 << w;
+			words.len = 0;
+			if (!describe_number_versions(r, i, a, hit, &words))
+				continue;
+			sb_printf(sb, "%s[%zu,%zu,%u,", *first ? "\n" : ",\n", i, a, n[v].number);
+			put_str(sb, words.buf);
+			sb_putc(sb, ']');
+			*first = false;
+		}
+	}
+	sb_release(&words);
+}
+
 void table_dump(const struct ioctlreg *r, struct strbuf *sb)
 {
+	bool first = true;
+
 	size_t n;
 
 	sb_printf(sb, "{\"model-version\":%u,\"versions\":[", ioctlreg_model_version(r));
@@ -169,5 +215,8 @@ void table_dump(const struct ioctlreg *r, struct strbuf *sb)
 		}
 		sb_lit(sb, "]]");
 	}
+	sb_lit(sb, "],\n\"number-words\":[");
+	for (size_t i = 0; i < ioctlreg_command_count(r); i++)
+		put_number_words(sb, r, i, &first);
 	sb_lit(sb, "]}\n");
 }

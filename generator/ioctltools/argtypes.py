@@ -6,7 +6,7 @@ import os
 import re
 import threading
 
-from . import Error, cc
+from . import Error, cc, probeengine
 from .cheader import strip_comments
 
 LIBC_TYPES = {"loff_t": "sys/types.h", "pid_t": "sys/types.h", "off_t": "sys/types.h",
@@ -78,7 +78,7 @@ def failing_types(unit, compiler, includes, types):
 def compile_error(unit, compiler):
     """Why the header does not compile on its own (after its includes), or None."""
     r = compiler(["-fsyntax-only", "-w"], "\n".join(cc.prologue(unit.includes, unit.rel, unit.prelude)) + "\n")
-    return cc.first_error(r.stderr, "does not compile") if r.returncode != 0 else None
+    return probeengine.first_error(r.stderr, "does not compile") if r.returncode != 0 else None
 
 
 def candidates(key, unit, idx, incdirs):
@@ -137,12 +137,12 @@ def find_overflow(unit, compiler, types, size_limit):
     if not types:
         return
     src = cc.prologue(unit.includes, unit.rel, unit.prelude)
-    src += [f"void __imp_s{i}(void) {{ {cc.value_marker('V', i, f'(long)sizeof({t})')} }}"
+    src += [f"void __imp_s{i}(void) {{ {probeengine.marker('V', i, f'(long)sizeof({t})')} }}"
             for i, t in enumerate(types)]
     r = compiler(["-S", "-o", "-", "-w"], "\n".join(src) + "\n")
     if r.returncode != 0:
         raise Error(f"{unit.label}: error: measuring the argument types {', '.join(types)}: "
-                    f"{cc.first_error(r.stderr, 'the size probe failed')}")
-    for i, v in cc.read_markers(r.stdout, "V").items():
+                    f"{probeengine.first_error(r.stderr, 'the size probe failed')}")
+    for i, v in probeengine.values(r.stdout, "V").items():
         if v > size_limit:
             unit.overflow[types[i]] = v

@@ -2,22 +2,15 @@
 """Running the C compilers on probe sources.
 
 Every probe of a header starts the way userspace includes it (prologue());
-numbers come back from the assembly with the kernel's asm-offsets trick
-(value_marker(), read_markers())."""
+the probe engine (probeengine.py) compiles the probes and reads their
+values back."""
 
-import contextlib
 import os
 import re
-import shlex
-import subprocess
-import tempfile
 from dataclasses import dataclass
 
 from . import Error, cwords
-
-MARKER = re.compile(r'->(\w+) (\d+)(?: [$#]?(-?\d+))?')
-# file:line[:col]: [fatal ]error: message
-DIAG = re.compile(r'^(.*?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)$')
+from .probeengine import run_source
 
 
 def userspace_include(path):
@@ -180,19 +173,6 @@ def include_flags(dirs):
     return [f for d in dirs for f in ("-I", d)]
 
 
-def value_marker(tag, i, expr=None):
-    """A statement whose assembly carries "->TAG i <value of expr>", or
-    "->TAG i" without expr: that the line was compiled (an #ifdef taken)."""
-    if expr is None:
-        return f'asm volatile(".ascii \\"->{tag} {i}\\"");'
-    return f'asm volatile(".ascii \\"->{tag} {i} %0\\"" :: "i"({expr}));'
-
-
-def read_markers(asm, tag):
-    """{i: value} of the TAG markers in assembly text."""
-    return {int(i): int(v) for t, i, v in MARKER.findall(asm) if t == tag and v}
-
-
 def read_deps(path):
     """The prerequisites a `-MD` .d file names, spaces unescaped."""
     try:
@@ -203,46 +183,6 @@ def read_deps(path):
     _, _, rest = text.partition(":")
     rest = rest.split("\n\n")[0].split("\n")[0]
     return [p.replace("\x00", " ") for p in rest.replace("\\ ", "\x00").split()]
-
-
-def first_error(stderr, default):
-    m = re.search(r"error: (.*)", stderr)
-    return m.group(1) if m else default
-
-
-def run(cmd, cwd=None):
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
-    except OSError as e:
-        raise Error(f"error: cannot run {shlex.join(cmd)}: {e.strerror}") from e
-
-
-def compile_batch(cmd, sources, work):
-    """Compile several probes in one compiler run (one start for all: cc1
-    costs some 40 ms before it reads a line): sources is {stem: C text},
-    written to WORK/<stem>.c; cmd (with its -S) gets the file names, in
-    WORK.  The compiler goes on past a file that fails, so a stem without
-    its .s did not compile: the caller compiles it alone to learn why.
-    Returns the stems that compiled."""
-    for stem, text in sources.items():
-        base = os.path.join(work, stem)
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(base + ".s")
-        with open(base + ".c", "w", encoding="utf-8") as f:
-            f.write(text)
-    run(cmd + [stem + ".c" for stem in sources], cwd=work)
-    return {stem for stem in sources if os.path.exists(os.path.join(work, stem + ".s"))}
-
-
-def run_source(cmd, src):
-    """Run cmd on src, written to a temporary .c file."""
-    fd, path = tempfile.mkstemp(suffix=".c")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(src)
-        return run(cmd + [path])
-    finally:
-        os.unlink(path)
 
 
 class Compiler:

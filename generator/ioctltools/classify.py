@@ -11,7 +11,7 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 
-from . import Error, cc, cwords, evidence, expand
+from . import Error, cc, cwords, evidence, expand, probeengine
 from .cheader import ALIAS_BODY, HeaderText
 from .specwrite import Entry, Legacy, NamedEntry, PlainEntry
 
@@ -181,7 +181,7 @@ def analyse(unit, compiler):
         return
     r, probes = preprocess(unit, compiler)
     if r.returncode != 0:
-        why = cc.first_error(r.stderr, "the preprocessor failed")
+        why = probeengine.first_error(r.stderr, "the preprocessor failed")
         for d in text.defines:
             if d.is_ioctl:
                 unit.leave(d.line, d.name, R_NOPP, why)
@@ -388,7 +388,7 @@ def value_probe(unit, compiler, exprs):
     for attempt in range(12):
         r, first = run_value_probe(unit, compiler, exprs, bad, with_header)
         if r.returncode == 0:
-            return cc.read_markers(r.stdout, "V"), bad
+            return probeengine.values(r.stdout, "V"), bad
         errs = {int(m.group(1)) - first for m in
                 re.finditer(r"^[^:\n]*\.c:(\d+):\d+: error", r.stderr, re.M)}
         errs = {e for e in errs if 0 <= e < len(exprs)}
@@ -396,7 +396,7 @@ def value_probe(unit, compiler, exprs):
         if attempt == 0 and errs:
             r2, _ = run_value_probe(unit, compiler, exprs, bad, True)
             if r2.returncode == 0:
-                return cc.read_markers(r2.stdout, "V"), bad
+                return probeengine.values(r2.stdout, "V"), bad
         if not errs or (others and with_header):
             if with_header:
                 with_header = False
@@ -412,7 +412,7 @@ def run_value_probe(unit, compiler, exprs, bad, with_header):
     first = len(body) + 1
     for i, e in enumerate(exprs):
         e = "0" if i in bad else e
-        body.append(f"void __imp_v{i}(void) {{ {cc.value_marker('V', i, f'(long)({e})')} }}")
+        body.append(f"void __imp_v{i}(void) {{ {probeengine.marker('V', i, f'(long)({e})')} }}")
     return compiler(["-S", "-o", "-", "-w"], "\n".join(body) + "\n"), first
 
 

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import Error, cc, kconf, registry
+from . import Error, kconf, probeengine, registry
 from .kconf import objdir
 from .sizeprobe import run_chunk
 
@@ -87,7 +87,7 @@ class KernelToolchain:
         self.inc = os.path.join(src, "include")
         self.cc = kbuild_flags(abi, src, obj)
         # the probe's own <stddef.h> (Kbuild has -nostdinc); no kernel header includes it
-        gcc_inc = cc.run(self.cc[:1] + ["-print-file-name=include"]).stdout.strip()
+        gcc_inc = probeengine.run(self.cc[:1] + ["-print-file-name=include"]).stdout.strip()
         self.cc += ["-isystem", gcc_inc]
         self.kernel_names = frozenset()
         self.search = []

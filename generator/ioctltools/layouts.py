@@ -2,7 +2,7 @@
 """The layout of every struct and union the registry defines (a header
 spec's `types:`), measured on every ABI with its own compiler: the size and
 alignment of the type, and each member's offset and size, with the
-kernel's asm-offsets trick (cc.value_marker()).  The site's struct layout
+kernel's asm-offsets trick (probeengine.marker()).  The site's struct layout
 view shows them (generator/ioctltools/render_layouts.py); holes are where a member
 starts after the end of the one before it, tail padding what follows the
 last one.
@@ -17,7 +17,7 @@ import json
 import os
 import shlex
 
-from . import Error, cc
+from . import Error, cc, probeengine
 
 TAG = "L"
 
@@ -46,7 +46,7 @@ def probe_source(model):
                 [(e, m["name"], k) for m in t["members"]
                  for e, k in ((f"offsetof({ctype}, {m['name']})", "offset"),
                               (f"sizeof((({ctype} *)0)->{m['name']})", "size"))]:
-            body.append("\t" + cc.value_marker(TAG, len(what), expr))
+            body.append("\t" + probeengine.marker(TAG, len(what), expr))
             what.append((t["name"], member, kind))
     lines += ["void layouts(void);", "void layouts(void)", "{"] + body + ["}"]
     return "\n".join(lines) + "\n", what
@@ -59,12 +59,12 @@ def measure_abi(abi, uapi_dir, src, what):
     if not os.path.exists(os.path.join(uapi_dir, abi["arch"], ".done")):
         return None
     cmd = shlex.split(abi["cc"]) + list(abi["cflags"]) + ["-I", inc, "-S", "-o", "-", "-x", "c"]
-    r = cc.run_source(cmd, src)
+    r = probeengine.run_source(cmd, src)
     if r.returncode:
         raise Error(f"{abi['source']}: error: ABI {abi['name']}: the layout probe does not "
-                    f"compile: {cc.first_error(r.stderr, r.stderr.strip()[:300])}\n"
+                    f"compile: {probeengine.first_error(r.stderr, r.stderr.strip()[:300])}\n"
                     f"  command: {shlex.join(cmd)}")
-    values = cc.read_markers(r.stdout, TAG)
+    values = probeengine.values(r.stdout, TAG)
     if len(values) != len(what):
         raise Error(f"{abi['source']}: error: ABI {abi['name']}: {len(values)} of "
                     f"{len(what)} layout markers in the assembly")

@@ -40,7 +40,7 @@ import time
 from . import cc
 
 VERSION = 2
-MODULES = ("cc.py", "probecache.py", "sizeprobe.py", "toolchain.py", "measure.py",
+MODULES = ("cc.py", "probeengine.py", "probecache.py", "sizeprobe.py", "toolchain.py", "measure.py",
            "newheader.py")
 
 

@@ -39,19 +39,25 @@ def build(site, table):
             if t is None or t[0] != c["name"] or table["headers"][t[1]][0] != h["path"]:
                 raise ValueError(f"the lookup table is not the model's registry "
                                  f"({h['path']}: {c['name']}): remake it (make)")
-            index[id(c)] = t
+            index[id(c)] = (k, t)
             k += 1
     nv = len(table["versions"])
+    # decode's words for a number a command carries in some of its versions
+    # only, {table index: {ABI index: {number: words}}} (as strings: JSON keys)
+    nwords = {}
+    for k, abi, number, text in table.get("number-words", ()):
+        nwords.setdefault(k, {}).setdefault(str(abi), {})[str(number)] = text
     lives, byver = [], []
     site_cmds = [c for v in site.codes + [{"commands": site.plain}] for c in v["commands"]]
     for x, c in zip(d["commands"], site_cmds):
-        (_, _, cdir, magic, _, _, _, _, _, _, _, first, end, alias_of, numbers,
-         nr_count, reserved, per_version) = index[id(c["c"])]
+        k, (_, _, cdir, magic, _, _, _, _, _, _, _, first, end, alias_of, numbers,
+            nr_count, reserved, per_version) = index[id(c["c"])]
         newest = numbers[end - 1] if nv else numbers[0]
         alias = [a or None for a in alias_of]
         per = [[n and n[0] for n in numbers[v]] if first <= v < end else None for v in range(nv)]
         if per_version and any(p is not None and p != per[end - 1] for p in per):
-            byver.append([len(lives), per])	# its numbers differ between versions
+            # its numbers differ between versions: which, and decode's words
+            byver.append([len(lives), per, nwords.get(k, {})])
         lives.append((first, end))
         x[COUNT], x[NUMS], x[RESERVED] = nr_count, [n and n[0] for n in newest], reserved
         x[FREE] = 1 if any(n and n[3] for n in newest) else 0
@@ -101,12 +107,13 @@ def split(data):
     if "versions" in data:
         commands["life"] = data["life"]
         # which versions each command is in: the ABI parts fill them
-        commands["by-version"] = [[k, [None if p is None else 1 for p in per]] for k, per in byver]
+        commands["by-version"] = [[k, [None if p is None else 1 for p in per], *w]
+                                  for k, per, *w in byver]
     parts = {"index": index, "commands": commands}
     for i, a in enumerate(data["abis"]):
         part = {"abi": i, "numbers": [c[NUMS][i] for c in data["commands"]]}
         if byver is not None:
-            part["by-version"] = [[p and p[i] for p in per] for _, per in byver]
+            part["by-version"] = [[p and p[i] for p in per] for _, per, *_ in byver]
         parts["abi-" + a["name"]] = part
     return parts
 
@@ -147,6 +154,6 @@ def join(index, parts):
         d["by-version"] = [
             [k, [None if have is None else
                  [parts["abi-" + a["name"]]["by-version"][j][v] for a in d["abis"]]
-                 for v, have in enumerate(per)]]
-            for j, (k, per) in enumerate(c["by-version"])]
+                 for v, have in enumerate(per)], *w]
+            for j, (k, per, *w) in enumerate(c["by-version"])]
     return d

@@ -4,14 +4,15 @@
 A probe includes the header as userspace does and emits sizeof(T) of every
 type its commands need measured (the registry's `measure`, and its
 `measure-base`), and a marker for each command macro the header defines,
-with the kernel's asm-offsets trick.  Several probes go to one compiler
-run; a probe that fails is compiled again on its own to find out why."""
+with the kernel's asm-offsets trick.  The probe engine (probeengine.py)
+compiles several probes in one compiler run, and a probe that fails again
+on its own, without the types that do not compile, to find out why."""
 
 import os
 import re
 import shlex
 
-from . import Error, cc, specwrite
+from . import cc, probeengine, specwrite
 from .toolchain import is_kernel_header
 
 MISSING = re.compile(r"^(?:'([^']+)' file not found|([^ :]+): No such file or directory)")
@@ -100,13 +101,13 @@ class Probe:
         lines += self.additions
         if h.header_test:
             for i, c in enumerate(self.commands):
-                lines += self.presence_lines(i, c, [f'__asm__(".ascii \\"->DEF {i}\\"");'])
+                lines += self.presence_lines(i, c, [probeengine.top_marker("DEF", i)])
         lines += ["", "void measure_sizes_probe(void);", "void measure_sizes_probe(void)", "{"]
         at, index = {}, self.index()
         for text in self.types:
             if text not in self.skip:
                 at[len(lines) + 1] = text
-                lines.append("\t" + cc.value_marker("SIZE", index[text], f"sizeof({text})"))
+                lines.append("\t" + probeengine.marker("SIZE", index[text], f"sizeof({text})"))
         lines.append("}")
         if h.header_test:
             lines += self.ioc_check_lines()
@@ -127,15 +128,15 @@ class Probe:
         for i, c in enumerate(self.commands):
             call = c.call()
             if c.name in self.enums:
-                lines += [f"#ifndef {c.name}", "\t" + cc.value_marker("IOC", i, "1"), "#endif"]
+                lines += [f"#ifndef {c.name}", "\t" + probeengine.marker("IOC", i, "1"), "#endif"]
             lines += [f"#ifdef {c.name}",
-                      "\t" + cc.value_marker(
+                      "\t" + probeengine.marker(
                           "IOC", i, f"_Generic(({call}), struct measure_ioc *: 1, default: 0)")]
             if c.plain:
                 # and its value where it is a plain number: arm's <asm/ioctls.h>
                 # defines FIOQSIZE 0x545E before asm-generic/ioctls.h, whose
                 # FIOQSIZE 0x5460 is then not defined
-                lines.append("\t" + cc.value_marker(
+                lines.append("\t" + probeengine.marker(
                     "VAL", i, f"_Generic(({call}), struct measure_ioc *: 0u, "
                               f"default: (unsigned int)(unsigned long)({call}))"))
             lines.append("#endif")
@@ -171,15 +172,11 @@ class Result:
 
 
 def read_asm(tc, probe, at, asm, res):
-    try:
-        with open(asm, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-    except OSError as e:
-        raise Error(f"{asm}: error: reading the probe's assembly: {e.strerror}") from e
-    sizes = cc.read_markers(text, "SIZE")
-    ioc = cc.read_markers(text, "IOC")
-    vals = cc.read_markers(text, "VAL")
-    defs = {int(i) for t, i, _ in cc.MARKER.findall(text) if t == "DEF"}
+    text = probeengine.read(asm)
+    sizes = probeengine.values(text, "SIZE")
+    ioc = probeengine.values(text, "IOC")
+    vals = probeengine.values(text, "VAL")
+    defs = {i for t, i in probeengine.markers(text) if t == "DEF"}
     index = probe.index()
     for t in at.values():
         n = index[t]
@@ -221,7 +218,7 @@ def header_defines(tc, probe, work):
     with open(src, "w", encoding="utf-8") as f:
         f.write("\n".join(cc.prologue(probe.header.includes, probe.include,
                                           probe.header.prelude)) + "\n")
-    r = cc.run(tc.cc + ["-E", "-dM", "-MD", "-MF", src[:-2] + ".d", src])
+    r = probeengine.run(tc.cc + ["-E", "-dM", "-MD", "-MF", src[:-2] + ".d", src])
     if r.returncode != 0:
         return None, r.stderr
     names = {c.name for c in probe.commands}
@@ -236,11 +233,7 @@ def header_defines(tc, probe, work):
 def classify_failure(tc, probe, stderr, at):
     """Why a probe alone failed: (unusable reason | None, {type: message}, [errors])."""
     failed, other = {}, []
-    for l in stderr.splitlines():
-        m = cc.DIAG.match(l)
-        if not m:
-            continue
-        path, line, msg = m.group(1), int(m.group(2)), m.group(4)
+    for path, line, _, _, msg in probeengine.diagnostics(stderr):
         miss = MISSING.match(msg)
         if miss:
             name = miss.group(1) or miss.group(2)
@@ -260,52 +253,52 @@ def classify_failure(tc, probe, stderr, at):
 
 def diagnose(tc, probe, work):
     """Compile a failed probe on its own and tell unusable headers, types that
-    do not compile and real errors apart."""
+    do not compile and real errors apart: the types that do not compile are
+    left out and the probe compiled again (probeengine.alone())."""
     res = Result()
-    base = os.path.join(work, probe.stem)
-    while True:		# each round drops at least one type, or ends
-        src, at = probe.source()
-        with open(base + ".c", "w", encoding="utf-8") as f:
-            f.write(src)
-        cmd = tc.cc + ["-S", "-MD", "-MF", base + ".d", "-o", base + ".s", base + ".c"]
-        r = cc.run(cmd)
-        if r.returncode == 0:
-            if check_deps(tc, probe, base + ".d", res):
-                read_asm(tc, probe, at, base + ".s", res)
-            return res
-        unusable, failed, other = classify_failure(tc, probe, r.stderr, at)
-        if unusable:
-            res.unusable = unusable
-            return res
+    at, other = {}, []
+
+    def source():
+        src, lines = probe.source()
+        at.clear()
+        at.update(lines)
+        return src
+
+    def drop(stderr):
+        unusable, failed, other[:] = classify_failure(tc, probe, stderr, at)
+        res.unusable = unusable
         failed = {t: m for t, m in failed.items() if t not in probe.skip}
-        if other or not failed:
-            what = "; ".join(other[:3]) or "the probe fails without the failing types"
-            res.errors.append(f"{probe.header.source}: error: {probe.name} does not compile "
-                              f"for ABI {tc.name}: {what}\n  command: {shlex.join(cmd)}\n" +
-                              "\n".join("  " + l for l in r.stderr.splitlines()[:20]))
-            return res
+        if unusable or other or not failed:
+            return False
         res.failed.update(failed)
         probe.skip.update(failed)	# retry without the types that failed
+        return True
+
+    base = os.path.join(work, probe.stem)
+    r = probeengine.alone(tc.cc + ["-S", "-MD", "-MF", base + ".d"], probe.stem, source, work, drop)
+    if r.asm is not None:
+        if check_deps(tc, probe, base + ".d", res):
+            read_asm(tc, probe, at, base + ".s", res)
+    elif res.unusable is None:
+        what = "; ".join(other[:3]) or "the probe fails without the failing types"
+        res.errors.append(f"{probe.header.source}: error: {probe.name} does not compile "
+                          f"for ABI {tc.name}: {what}\n  command: {shlex.join(r.cmd)}\n" +
+                          "\n".join("  " + l for l in r.stderr.splitlines()[:20]))
+    return res
 
 
 def run_chunk(tc, chunk, work):
     """Compile several probes in one compiler run; diagnose the ones that fail."""
     os.makedirs(work, exist_ok=True)
-    files, ats = [], []
+    sources, ats = {}, {}
     for p in chunk:
-        src, at = p.source()
-        base = os.path.join(work, p.stem)
-        for ext in (".s", ".d", "-defines.d", "-ioc.d"):
-            if os.path.exists(base + ext):
-                os.remove(base + ext)
-        with open(base + ".c", "w", encoding="utf-8") as f:
-            f.write(src)
-        files.append(p.stem + ".c")
-        ats.append(at)
-    cc.run(tc.cc + ["-S", "-MD", "-DMEASURE_IOC_CHECK"] + files, cwd=work)	# failures: diagnose()
+        sources[p.stem], ats[p.stem] = p.source()
+    # failures: diagnose()
+    probeengine.batch(tc.cc + ["-S", "-MD", "-DMEASURE_IOC_CHECK"], sources, work,
+                      stale=(".d", "-defines.d", "-ioc.d"))
     out = []
-    for p, at in zip(chunk, ats):
-        base = os.path.join(work, p.stem)
+    for p in chunk:
+        base, at = os.path.join(work, p.stem), ats[p.stem]
         ioc_of = None
         if os.path.exists(base + ".s"):
             res = Result()
@@ -337,7 +330,7 @@ def probe_deps(tc, p, work):
     if not os.path.exists(base + ".d"):
         # The compile stopped at a header it did not find, and wrote no .d:
         # the preprocessor alone, taking what it cannot find as generated.
-        r = cc.run(tc.cc + ["-M", "-MG", "-DMEASURE_IOC_CHECK", os.path.abspath(base + ".c")])
+        r = probeengine.run(tc.cc + ["-M", "-MG", "-DMEASURE_IOC_CHECK", os.path.abspath(base + ".c")])
         if r.returncode != 0:
             return None
         _, _, rest = r.stdout.replace("\\\n", " ").partition(":")
@@ -388,7 +381,7 @@ def ioc_check(tc, probe, work):
     name = probe.stem + "-ioc.c"
     with open(os.path.join(work, name), "w", encoding="utf-8") as f:
         f.write(src + "\n".join(probe.ioc_text_lines()) + "\n")
-    r = cc.run(tc.cc + ["-E", "-P", "-DMEASURE_IOC_TEXT", "-MD", "-MF", probe.stem + "-ioc.d",
+    r = probeengine.run(tc.cc + ["-E", "-P", "-DMEASURE_IOC_TEXT", "-MD", "-MF", probe.stem + "-ioc.d",
                         name], cwd=work)
     ioc_of = {}
     for line in r.stdout.splitlines():

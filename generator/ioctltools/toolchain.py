@@ -7,7 +7,7 @@ import os
 import re
 import shlex
 
-from . import Error, cc
+from . import Error, cc, probeengine
 
 # Every toolchain must compile this before its probes are trusted: a missing
 # C library header must never look like an absent command.
@@ -61,7 +61,7 @@ class Toolchain:
         with open(src, "w", encoding="utf-8") as f:
             f.write(TOOLCHAIN_PROBE)
         dep = os.path.join(work, "toolchain.d")
-        r = cc.run(self.cc + ["-v", "-S", "-MD", "-MF", dep, "-o", os.path.join(work, "toolchain.s"),
+        r = probeengine.run(self.cc + ["-v", "-S", "-MD", "-MF", dep, "-o", os.path.join(work, "toolchain.s"),
                               src])
         if r.returncode != 0:
             raise Error(f"{self.abi.source}: error: ABI {self.name}: the toolchain cannot "

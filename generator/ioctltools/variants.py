@@ -7,7 +7,7 @@ cannot be held by one entry; commands that are no ioctl macro there
 
 import re
 
-from . import cc, expand
+from . import cc, expand, probeengine
 
 INT_LIT = re.compile(r"0[xX][0-9A-Fa-f]+|[0-9]+")
 
@@ -96,14 +96,14 @@ def name_targets(unit, entries, compilers):
     body += ["void __imp_names(void);", "void __imp_names(void)", "{"]
     for i, (e, t) in enumerate(asks):
         body += [f"#if defined({e.name}) && defined({t})",
-                 "\t" + cc.value_marker("N", i, f"(long)(({e.name}) == ({t}))"), "#endif"]
+                 "\t" + probeengine.marker("N", i, f"(long)(({e.name}) == ({t}))"), "#endif"]
     body.append("}")
     out = {}
     for label, compiler in compilers:
         r = compiler(["-S", "-o", "-", "-w"], "\n".join(body) + "\n")
         if r.returncode != 0:
             continue		# the header is not there: measure-sizes says absent
-        vals = cc.read_markers(r.stdout, "N")
+        vals = probeengine.values(r.stdout, "N")
         mine = out.setdefault(label, {e.name: None for e in entries})
         for i, (e, t) in enumerate(asks):
             if vals.get(i) and mine[e.name] is None:

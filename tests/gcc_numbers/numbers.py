@@ -9,7 +9,7 @@ import re
 import tempfile
 
 from ioctltools import Error
-from ioctltools.cc import read_markers
+from ioctltools import probeengine
 
 from .probe import FIELDS, CHUNK, GROUP, JOBS, Probe, applies, compiler, emit, \
     members, run, run_chunk, run_group, shareable, unusable, value_of
@@ -186,11 +186,11 @@ def check_decode(tap, model, build, ioctlgen):
         pre = "#include <asm/termbits.h>\n" if inc == "asm/ioctls.h" else ""
         src = pre + f"#include <{inc}>\nvoid f(void);\nvoid f(void)\n{{\n" + \
             emit("N", 0, f"(unsigned int)({name})") + "\n}\n"
-        rc, out, err = run(compiler(abi, build) + ["-S", "-o", "-", "-x", "c", "-"], src)
-        found = [v & 0xffffffff for v in read_markers(out, "N").values()]
-        if rc != 0 or len(found) != 1:
+        r = probeengine.text(compiler(abi, build) + ["-S"], src)
+        found = [v & 0xffffffff for v in probeengine.values(r.asm or "", "N").values()]
+        if r.asm is None or len(found) != 1:
             tap.check(False, f"decode {name} on {abi_name}: the compiler gives its number",
-                      err.splitlines()[:5])
+                      r.stderr.splitlines()[:5])
             continue
         num = f"{found[0]:#010x}"
         rc, out, err = run([ioctlgen, "decode", "--spec", model["spec-dir"], "--abi", abi_name, num])

@@ -7,23 +7,23 @@ here before it reads a line; forty headers in one unit, a little more than
 one): run_group().  A probe whose header would see another header's
 definition of one of its names, and every probe of a unit that does not
 compile, is compiled on its own: run_chunk(), several files per compiler
-run (ioctltools.cc.compile_batch(); tools/measure-sizes batches the same
-way), and a file that fails again alone, leaving out the commands gcc
+run, and a file that fails again alone, leaving out the commands gcc
 cannot evaluate.
 The numbers come from gcc and the kernel's headers only: nothing here
-encodes a number the way the registry does."""
+encodes a number the way the registry does.  The compiling and the
+reading back are the probe engine's (ioctltools.probeengine), which
+tools/measure-sizes uses too: it runs the compiler and reads its assembly,
+and takes nothing from ioctlgen, its numbers or the model, so sharing it
+leaves this test as independent of the code under test as gcc is."""
 
-import contextlib
 import os
 import re
-import subprocess
 
-from ioctltools.cc import MARKER, Prelude, compile_batch, prologue, read_markers, \
-    userspace_include, value_marker
+from ioctltools import probeengine
+from ioctltools.cc import Prelude, prologue, userspace_include
 from ioctltools.cheader import HeaderText
 
 TREE = ["build/linux-source-6.1"]	# the kernel source tree (tests/gcc-numbers.py sets it)
-DIAG = re.compile(r'^(.*?):\d+:(?:\d+:)? (?:fatal )?(error|note): (.*)$')
 FIELDS = ("dir", "type", "nr", "size")
 CHUNK = 16		# probes compiled on their own per compiler run
 GROUP = 40		# probes per shared translation unit
@@ -64,7 +64,7 @@ def prelude(header):
 
 
 def run(cmd, stdin=None, cwd=None):
-    r = subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=cwd)
+    r = probeengine.run(cmd, cwd=cwd, stdin=stdin)
     return r.returncode, r.stdout, r.stderr
 
 
@@ -140,7 +140,7 @@ def members(c, layout, n):
 
 
 def emit(tag, i, expr=None):
-    return "\t" + value_marker(tag, i, expr)
+    return "\t" + probeengine.marker(tag, i, expr)
 
 
 class Probe:
@@ -200,15 +200,12 @@ def value_of(abi, header, c, build, macros, work):
     lines += ["#undef _IOC", "#define _IOC(d, t, n, s) 0x5a5a5a5aU",
               "void g(void);", "void g(void)", "{",
               emit("N", 1, f"(unsigned int)({call(c)})"), "}"]
-    src = os.path.join(work, f"absent-{c['name']}.c")
-    with open(src, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
-    rc, _, err = run(compiler(abi, build) + ["-S", "-o", src[:-2] + ".s", src])
-    if rc != 0:
-        msgs = [l for l in err.splitlines() if "error" in l]
-        return None, (msgs[0] if msgs else err.strip())
-    with open(src[:-2] + ".s", encoding="utf-8") as f:
-        found = {i: v & 0xffffffff for i, v in read_markers(f.read(), "N").items()}
+    r = probeengine.alone(compiler(abi, build) + ["-S"], f"absent-{c['name']}",
+                          lambda: "\n".join(lines) + "\n", work)
+    if r.asm is None:
+        msgs = [l for l in r.stderr.splitlines() if "error" in l]
+        return None, (msgs[0] if msgs else r.stderr.strip())
+    found = {i: v & 0xffffffff for i, v in probeengine.values(r.asm, "N").items()}
     if 0 in found and found.get(1) == found[0]:
         return found[0], "defined without the ioctl macros"
     return found.get(0), None
@@ -218,21 +215,12 @@ def broken_commands(stderr):
     """{command index: error message} from the #line "cmd-<i>" of a failed probe;
     an error inside a header macro names cmd-<i> in its expansion notes."""
     out, last = {}, None
-    for line in stderr.splitlines():
-        m = DIAG.match(line)
-        if not m:
-            continue
-        if m.group(2) == "error":
-            last = m.group(3)
-        c = re.fullmatch(r'cmd-(\d+)', m.group(1))
-        if c and last is not None:
-            out.setdefault(int(c.group(1)), last)
+    for path, _, _, kind, msg in probeengine.diagnostics(stderr, ("error", "note")):
+        if kind == "error":
+            last = msg
+        if path.startswith("cmd-") and path[4:].isdigit() and last is not None:
+            out.setdefault(int(path[4:]), last)
     return out
-
-
-def markers(asm):
-    """{(tag, i): value, or None for a marker without one} in assembly text."""
-    return {(t, int(i)): int(v) & 0xffffffff if v else None for t, i, v in MARKER.findall(asm)}
 
 
 def run_chunk(abi, probes, build, work):
@@ -241,31 +229,26 @@ def run_chunk(abi, probes, build, work):
     for p in probes:
         if not p.header.get("header-test", True):
             p.macros = defined_macros(abi, p.header, build)
-    compile_batch(compiler(abi, build) + ["-S"], {p.stem: p.source() for p in probes}, work)
+    cmd = compiler(abi, build) + ["-S"]
+    compiled = probeengine.batch(cmd, {p.stem: p.source() for p in probes}, work)
     out = []
     for p in probes:
-        asm = os.path.join(work, p.stem + ".s")
-        problems = []
-        for _ in range(len(p.commands) + 1):
-            if os.path.exists(asm):
-                break
-            # Compile it alone: the lines of commands gcc cannot evaluate say cmd-<i>.
-            rc, _, err = run(compiler(abi, build) + ["-S", "-o", asm, p.stem + ".c"], cwd=work)
-            if rc == 0:
-                break
+        if p.stem in compiled:
+            out.append((p, probeengine.markers(probeengine.read(
+                os.path.join(work, p.stem + ".s"))), []))
+            continue
+
+        def drop(err, p=p):
+            # alone, the lines of commands gcc cannot evaluate say cmd-<i>
             new = {i: msg for i, msg in broken_commands(err).items() if i not in p.broken}
-            if not new:
-                problems.append(f"{p.header['path']} does not compile on {abi['name']}: " +
-                                " / ".join(err.splitlines()[:12]))
-                break
             p.broken.update(new)
-            with open(os.path.join(work, p.stem + ".c"), "w", encoding="utf-8") as f:
-                f.write(p.source())
-        found = {}
-        if os.path.exists(asm):
-            with open(asm, encoding="utf-8") as f:
-                found = markers(f.read())
-        out.append((p, found, problems))
+            return bool(new)
+        r = probeengine.alone(cmd, p.stem, p.source, work, drop)
+        if r.asm is None:
+            out.append((p, {}, [f"{p.header['path']} does not compile on {abi['name']}: " +
+                                " / ".join(r.stderr.splitlines()[:12])]))
+        else:
+            out.append((p, probeengine.markers(r.asm), []))
     return out
 
 
@@ -283,7 +266,6 @@ def run_group(abi, probes, build, work):
     of its names an earlier header of the unit already defines.  Return
     what run_chunk() returns; the probes such names could fool, and all of
     them when the unit does not compile, come from run_chunk()."""
-    src = os.path.join(work, f"shared-{probes[0].stem}.c")
     lines = []
     for n, p in enumerate(probes):
         lines += [f"void gcc_numbers_before_{n}(void);", f"void gcc_numbers_before_{n}(void)", "{",
@@ -292,25 +274,16 @@ def run_group(abi, probes, build, work):
             lines += [f"#ifdef {c['name']}", emit("E", j), "#endif"]
         lines.append("}")
         lines += p.source(f"gcc_numbers_probe_{n}", [emit("S", n)]).splitlines()
-    with open(src, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
-    asm = src[:-2] + ".s"
-    with contextlib.suppress(FileNotFoundError):
-        os.remove(asm)
-    rc, _, _ = run(compiler(abi, build) + ["-S", "-o", asm, src], cwd=work)
-    if rc != 0:
+    r = probeengine.alone(compiler(abi, build) + ["-S"], f"shared-{probes[0].stem}",
+                          lambda: "\n".join(lines) + "\n", work)
+    if r.asm is None:
         return run_chunk(abi, probes, build, work)
-    with open(asm, encoding="utf-8") as f:
-        text = f.read()
-    # Each function's markers follow its first, in whatever order the
-    # compiler emits the functions.
-    parts = re.split(r'->([BS]) (\d+)', text)
     found, early = {}, set()
-    for t, n, asm_part in zip(parts[1::3], parts[2::3], parts[3::3]):
+    for t, n, part in probeengine.sections(r.asm, ("B", "S")):
         if t == "S":
-            found[int(n)] = markers(asm_part)
-        elif markers(asm_part):
-            early.add(int(n))
+            found[n] = probeengine.markers(part)
+        elif probeengine.markers(part):
+            early.add(n)
     alone = [p for n, p in enumerate(probes) if n in early or n not in found]
     out = [(p, found[n], []) for n, p in enumerate(probes) if n not in early and n in found]
     for p, _, _ in out:

@@ -6,13 +6,12 @@ each layout's fields as its asm/ioctl.h defines them."""
 import concurrent.futures
 import os
 import re
-import tempfile
 
 from ioctltools import Error
-from ioctltools.cc import read_markers
+from ioctltools import probeengine
 from ioctltools.cheader import HeaderText
 
-from .probe import JOBS, TREE, applies, defined_macros, emit, run, source_path
+from .probe import JOBS, TREE, applies, defined_macros, emit, source_path
 
 
 IOC_ROOTS = {"_IO", "_IOR", "_IOW", "_IOWR", "_IOC", "_IOR_BAD", "_IOW_BAD", "_IOWR_BAD"}
@@ -150,17 +149,12 @@ def check_layouts(tap, model, build):
         for i, (_, mac) in enumerate(macros):
             lines += [f"#ifdef {mac}", emit("L", i, mac), "#endif"]
         lines.append("}")
-        with tempfile.TemporaryDirectory() as tmp:
-            src, asm = os.path.join(tmp, "l.c"), os.path.join(tmp, "l.s")
-            with open(src, "w", encoding="utf-8") as f:
-                f.write("\n".join(lines) + "\n")
-            rc, _, err = run(["gcc", "-I", os.path.join(ksrc, "include", "uapi"),
-                              "-S", "-o", asm, src])
-            if rc != 0:
-                tap.check(False, f"layout {lay['name']}: compile {path}", err.splitlines()[:10])
-                continue
-            with open(asm, encoding="utf-8") as f:
-                got = read_markers(f.read(), "L")
+        r = probeengine.text(["gcc", "-I", os.path.join(ksrc, "include", "uapi"), "-S"],
+                             "\n".join(lines) + "\n")
+        if r.asm is None:
+            tap.check(False, f"layout {lay['name']}: compile {path}", r.stderr.splitlines()[:10])
+            continue
+        got = probeengine.values(r.asm, "L")
         with open(path, encoding="utf-8") as f:
             includes_generic = "#include <asm-generic/ioctl.h>" in f.read() or \
                 lay["headers"][0] == "include/uapi/asm-generic/ioctl.h"

@@ -11,15 +11,17 @@
 
 details is a string (one "# " line per line) or an iterable of strings; they
 are printed only when the test fails.  A suite that wants its own counter
-makes a Tap() and calls the same methods on it.
+makes a Tap() and calls the same methods on it; Tap(numbered=False) prints
+"ok - text", for a caller that numbers the lines (tap.sh's tap_lines).
 """
 
 import sys
 
 
 class Tap:
-    def __init__(self, out=None):
+    def __init__(self, out=None, numbered=True):
         self.out = out or sys.stdout
+        self.numbered = numbered
         self.n = 0
         self.failed = 0
         self.skipped = 0
@@ -34,7 +36,8 @@ class Tap:
 
     def check(self, cond, text, details=()):
         self.n += 1
-        self._line(f"{'ok' if cond else 'not ok'} {self.n} - {text}")
+        num = f" {self.n}" if self.numbered else ""
+        self._line(f"{'ok' if cond else 'not ok'}{num} - {text}")
         if not cond:
             self.failed += 1
             if isinstance(details, (str, bytes)):
@@ -53,7 +56,7 @@ class Tap:
     def skip(self, text, reason):
         self.n += 1
         self.skipped += 1
-        self._line(f"ok {self.n} - {text} # SKIP {reason}")
+        self._line(f"ok{f' {self.n}' if self.numbered else ''} - {text} # SKIP {reason}")
 
     def done(self):
         """Print the plan and exit: 1 if a test failed or none ran, else 0."""

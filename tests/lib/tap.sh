@@ -11,22 +11,46 @@
 #   subtests PREFIX CMD...  run a TAP suite, its tests renumbered as ours with
 #                         PREFIX before their text; not ok if it exits non-zero
 #                         without a "not ok", or runs no test
+#   tap_lines [PREFIX]    TAP read on stdin, numbered or not, renumbered as ours
+#                         with PREFIX before their text; a plan is dropped, other
+#                         lines become diagnostics (not in a pipeline: the
+#                         counters would stay in its subshell)
 #   tap_done              the plan "1..N", exit 1 if anything failed or nothing ran
+#
+# Counters: tap_n, tap_failed, tap_skipped (an ok whose text has "# SKIP").
+# Settings: TAP_PREFIX before every result's text; TAP_UNNUMBERED=1 prints
+# "ok - TEXT", for a caller that numbers them (tap_lines); TAP_CAPTURE=FILE
+# also appends each result there, unnumbered (a cache replays it with
+# tap_lines).
 #
 # (`done` is a shell keyword, hence tap_done.)  See docs/dev/contracts.md, Tests.
 
 tap_n=0
 tap_failed=0
+tap_skipped=0
+
+tap_result() { # tap_result "ok"|"not ok" TEXT...
+	local what=$1
+	shift
+	tap_n=$((tap_n + 1))
+	if [ "${TAP_UNNUMBERED:-0}" = 1 ]; then
+		echo "$what - ${TAP_PREFIX:-}$*"
+	else
+		echo "$what $tap_n - ${TAP_PREFIX:-}$*"
+	fi
+	[ -z "${TAP_CAPTURE:-}" ] || echo "$what - ${TAP_PREFIX:-}$*" >>"$TAP_CAPTURE"
+}
 
 ok() {
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n - $*"
+	case $* in
+	*"# SKIP"*) tap_skipped=$((tap_skipped + 1)) ;;
+	esac
+	tap_result ok "$@"
 }
 
 not_ok() {
-	tap_n=$((tap_n + 1))
 	tap_failed=$((tap_failed + 1))
-	echo "not ok $tap_n - $*"
+	tap_result "not ok" "$@"
 }
 
 fail() {
@@ -40,10 +64,10 @@ check() {
 }
 
 skip() {
-	tap_n=$((tap_n + 1))
 	if [ $# -ge 2 ]; then
-		echo "ok $tap_n - $1 # SKIP $2"
+		ok "$1 # SKIP $2"
 	else
+		tap_n=$((tap_n + 1)) tap_skipped=$((tap_skipped + 1))
 		echo "ok $tap_n # SKIP $1"
 	fi
 }
@@ -61,26 +85,30 @@ bail() {
 	tap_done
 }
 
-subtests() {
-	local prefix=$1 out line rc tests=0 failed_before=$tap_failed
-	shift
-	out=$(mktemp)
-	"$@" >"$out" 2>&1
-	rc=$?
+tap_lines() {
+	local prefix=${1:-} line
 	while IFS= read -r line; do
-		if [[ $line =~ ^(not )?ok([[:space:]]+[0-9]+)?([[:space:]]+-)?[[:space:]]*(.*)$ ]]; then
-			tests=$((tests + 1))
+		if [[ $line =~ ^(not )?ok([[:space:]]+[0-9]+)?([[:space:]]+-)?([[:space:]]+(.*))?$ ]]; then
 			if [ -n "${BASH_REMATCH[1]}" ]; then
-				not_ok "$prefix${BASH_REMATCH[4]}"
+				not_ok "$prefix${BASH_REMATCH[5]}"
 			else
-				ok "$prefix${BASH_REMATCH[4]}"
+				ok "$prefix${BASH_REMATCH[5]}"
 			fi
 		elif [[ ! $line =~ ^1\.\.[0-9]+ ]]; then
 			diag "${line#\# }"
 		fi
-	done <"$out"
+	done
+}
+
+subtests() {
+	local prefix=$1 out rc before=$tap_n failed_before=$tap_failed
+	shift
+	out=$(mktemp)
+	"$@" >"$out" 2>&1
+	rc=$?
+	tap_lines "$prefix" <"$out"
 	rm -f "$out"
-	if [ "$tests" -eq 0 ]; then
+	if [ "$tap_n" -eq "$before" ]; then
 		not_ok "$prefix$* runs no test (exit $rc)"
 	elif [ "$rc" -ne 0 ] && [ "$tap_failed" -eq "$failed_before" ]; then
 		not_ok "$prefix$* exits $rc"

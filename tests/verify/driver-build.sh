@@ -49,8 +49,10 @@ PY=/usr/bin/python3
 KCC=${KCC:-gcc}
 JOBS=${JOBS:-2}
 
-ok() { echo "ok - $NAME: $*"; }
-notok() { echo "not ok - $NAME: $*"; }
+# ok, not_ok: unnumbered, tools/driver-test numbers them
+TAP_UNNUMBERED=1 TAP_PREFIX="$NAME: "
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 log=$EX/log
 mkdir -p "$log"
 run() { # run LOGNAME command...
@@ -62,7 +64,7 @@ show() { sed 's/^/# /' "$log/$1.log" | head -"${2:-20}"; }
 # A step the rest depends on failed: the guest then only fails to load the
 # module, one line, instead of missing every program's.
 stop() {
-	notok "$*"
+	not_ok "$*"
 	echo "$NAME module loaded" >"$EX/expected"
 	exit 0
 }
@@ -124,7 +126,7 @@ print(*[h["path"] for h in json.load(open(sys.argv[1]))["headers"] if h.get("new
 				ok "<$HDR> rendered by the registry compiles on its own, -m$m -std=c90"
 			else
 				show hdrtest-$m
-				notok "<$HDR> rendered by the registry compiles on its own, -m$m -std=c90"
+				not_ok "<$HDR> rendered by the registry compiles on its own, -m$m -std=c90"
 			fi
 		done
 	done
@@ -135,7 +137,7 @@ if run checkpatch perl "$TREE/scripts/checkpatch.pl" --no-tree --strict -f "${ks
 	ok "checkpatch --strict: ${ksrc[*]}"
 else
 	show checkpatch
-	notok "checkpatch --strict: ${ksrc[*]}"
+	not_ok "checkpatch --strict: ${ksrc[*]}"
 fi
 cp "${ksrc[@]}" "$SRC/Kbuild" "$EX/kmod/"
 ls "$SRC"/*.h >/dev/null 2>&1 && cp "$SRC"/*.h "$EX/kmod/"
@@ -144,7 +146,7 @@ if run kmod make -C "$TREE" O="$KOBJ" -j"$JOBS" CC="$KCC" HOSTCC=gcc M="$EX/kmod
 	ok "kernel module $(cd "$EX/kmod" && echo *.ko) builds against the patched kernel"
 else
 	grep -E 'error|warning|Error' "$log/kmod.log" | head -20 | sed 's/^/# /'
-	notok "kernel module of $SRC/Kbuild builds"
+	not_ok "kernel module of $SRC/Kbuild builds"
 fi
 
 # The user program, one per ABI (with the registry's numbers of that ABI
@@ -157,7 +159,7 @@ while read -r abi mflag; do
 		ok "user program $NAME-$abi builds (static, $mflag)"
 	else
 		show user-$abi
-		notok "user program $NAME-$abi builds (static, $mflag)"
+		not_ok "user program $NAME-$abi builds (static, $mflag)"
 	fi
 done <"$EX/abis"
 exit 0

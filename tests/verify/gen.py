@@ -47,8 +47,6 @@ GUEST_ABIS = {"x86_64": ("defined(__x86_64__) && !defined(__ILP32__)", "-m64"),
 KERNEL_ABI = "x86_64"
 # Headers of another kernel ARCH are left out: no x86 compiler sees them.
 GUEST_ARCH = "x86"
-# Probes per shared translation unit: one compiler run costs some 40 ms
-# before it reads a line, and a unit of forty headers about 1 s.
 
 
 def die(msg):

@@ -59,8 +59,10 @@ rcache_ccache
 export CCACHE_DEPEND=1
 export LC_ALL=C PYTHONDONTWRITEBYTECODE=1
 
-ok() { echo "ok - $*"; }
-notok() { echo "not ok - $*"; }
+# ok, not_ok: unnumbered, tests/verify/run numbers them
+TAP_UNNUMBERED=1
+# shellcheck source=tests/lib/tap.sh
+. tests/lib/tap.sh
 
 # layout SRCARCH: the build and the QEMU machine of one layout
 # (recipes: /work/shared/qemu-arches.md).
@@ -84,7 +86,7 @@ layout() {
 ALL="x86 arm64 powerpc mips sparc alpha parisc"
 
 [ -f "$OUT/series.applied" ] && [ -d "$TREE/.git" ] || {
-	notok "verify/kernels: no patched tree in ${TREE#$ROOT/} (tests/verify/run applies the series)"
+	not_ok "verify/kernels: no patched tree in ${TREE#$ROOT/} (tests/verify/run applies the series)"
 	exit 1
 }
 mkdir -p "$KD" "$LOG"
@@ -99,7 +101,7 @@ if [ "$(cat "$KD/src.key" 2>/dev/null)" != "$skey" ]; then
 	echo 'obj-$(CONFIG_KUNIT) += ioctl_verify/' >>"$SRC/lib/Makefile" &&
 	mkdir -p "$SRC/lib/ioctl_verify" &&
 	echo 'obj-y += $(SRCARCH)/' >"$SRC/lib/ioctl_verify/Makefile" &&
-	echo "$skey" >"$KD/src.key" || { notok "verify/kernels: source overlay ${SRC#$ROOT/}"; exit 1; }
+	echo "$skey" >"$KD/src.key" || { not_ok "verify/kernels: source overlay ${SRC#$ROOT/}"; exit 1; }
 fi
 
 # write_if_changed FILE: stdin into FILE, only when it differs
@@ -108,14 +110,14 @@ write_if_changed() { cat >"$1.new"; cmp -s "$1.new" "$1" && rm "$1.new" || mv "$
 # one_arch ARCH: build, check and boot one layout; its TAP on stdout.
 one_arch() {
 	A=$1
-	layout "$A" || { notok "verify/$A: no such layout (one of: $ALL)"; return; }
+	layout "$A" || { not_ok "verify/$A: no such layout (one of: $ALL)"; return; }
 	T=verify/$A
 	KO=$KD/$A
 	GD=$SRC/lib/ioctl_verify/$A
 	mkdir -p "$KO" "$GD"
 	cc=${X}gcc
-	command -v "$cc" >/dev/null || { notok "$T: no $cc (tools/install-deps)"; return; }
-	command -v "${QEMU%% *}" >/dev/null || { notok "$T: no ${QEMU%% *} (tools/install-deps)"; return; }
+	command -v "$cc" >/dev/null || { not_ok "$T: no $cc (tools/install-deps)"; return; }
+	command -v "${QEMU%% *}" >/dev/null || { not_ok "$T: no ${QEMU%% *} (tools/install-deps)"; return; }
 	command -v ccache >/dev/null && cc="ccache $cc"
 	kmake() { make -C "$SRC" O="$KO" ARCH="$KARCH" CROSS_COMPILE="$X" CC="$cc" HOSTCC=gcc -j"$JOBS" "$@"; }
 	# A registry without this ABI (the test fixture's has x86 only).
@@ -126,7 +128,7 @@ sys.exit(sys.argv[2] not in [a["name"] for a in json.load(open(sys.argv[1]))["ab
 	fi
 	if ! "$PY" tests/verify/gen_kunit.py "$MODEL" "$A" "$ABI" "$GD" "$TREE" >"$LOG/$A-gen.log" 2>&1; then
 		sed 's/^/# /' "$LOG/$A-gen.log"
-		notok "$T: generate the KUnit suite for ABI $ABI from $MODEL"
+		not_ok "$T: generate the KUnit suite for ABI $ABI from $MODEL"
 		return
 	fi
 	# A layout whose every input is as an earlier run had them, on this
@@ -162,14 +164,14 @@ build_arch() {
 		if ! { kmake tinyconfig && "$SRC/scripts/kconfig/merge_config.sh" -m -O "$KO" "$KO/.config" "${frags[@]}" &&
 		       kmake olddefconfig; } >"$LOG/$A-config.log" 2>&1; then
 			tail -5 "$LOG/$A-config.log" | sed 's/^/# /'
-			notok "$T: configure (tinyconfig + ${frags[*]})"
+			not_ok "$T: configure (tinyconfig + ${frags[*]})"
 			return
 		fi
 		echo "$ckey" >"$KO/config.key"
 	fi
 	missing=$(cat "${frags[@]}" | grep '^CONFIG_' | while read -r l; do grep -qxF "$l" "$KO/.config" || echo "${l%%=*}"; done)
 	[ -z "$missing" ] && ok "$T: config tinyconfig + ${frags[*]}, every option set" ||
-		notok "$T: config; not set: $(echo $missing)"
+		not_ok "$T: config; not set: $(echo $missing)"
 	# The headers are built in groups (g<k>.o, gen_kunit.py).  A group
 	# that fails is built as its units (h<n>.o); a unit that does not
 	# compile in kernel context is left out and said so.  What failed
@@ -230,7 +232,7 @@ build_arch() {
 		ok "$T: kernel $IMG built ($KARCH, ${X}gcc, ${tb}s, $cpu CPU-s, ${nhdr} headers in ${nobj} objects)"
 	else
 		grep -E 'error|Error' "$LOG/$A-build.log" | head -10 | sed 's/^/# /'
-		notok "$T: kernel $IMG built (see ${LOG#$ROOT/}/$A-build.log)"
+		not_ok "$T: kernel $IMG built (see ${LOG#$ROOT/}/$A-build.log)"
 		return
 	fi
 	# ---- 2. the type check, with this ARCH's compiler and headers
@@ -243,13 +245,13 @@ build_arch() {
 		# that fails the link.
 		[ $built -eq 0 ] && ${X}nm -u "$KO/$o" | grep -q __invalid_size_argument_for_IOC && built="link"
 		case $v:$built in
-		sizeof:0) notok "$T: _IOR('x', 1, sizeof(int)) is rejected in kernel context (it built)" ;;
+		sizeof:0) not_ok "$T: _IOR('x', 1, sizeof(int)) is rejected in kernel context (it built)" ;;
 		sizeof:*) ok "$T: _IOR('x', 1, sizeof(int)) is rejected in kernel context: $(grep -o 'error: .*' "$LOG/$A-typecheck-$v.log" | head -1)" ;;
 		oversize:link) ok "$T: _IOR('x', 2, <1 << _IOC_SIZEBITS bytes>) is rejected: undefined __invalid_size_argument_for_IOC" ;;
-		oversize:*) notok "$T: _IOR('x', 2, <1 << _IOC_SIZEBITS bytes>) is rejected (exit $built, no undefined __invalid_size_argument_for_IOC)" ;;
+		oversize:*) not_ok "$T: _IOR('x', 2, <1 << _IOC_SIZEBITS bytes>) is rejected (exit $built, no undefined __invalid_size_argument_for_IOC)" ;;
 		bad_spelling:0) ok "$T: _IOR_BAD('x', 1, sizeof(int)) builds in kernel context" ;;
 		bad_spelling:*) grep 'error' "$LOG/$A-typecheck-$v.log" | head -3 | sed 's/^/# /'
-			notok "$T: _IOR_BAD('x', 1, sizeof(int)) builds in kernel context" ;;
+			not_ok "$T: _IOR_BAD('x', 1, sizeof(int)) builds in kernel context" ;;
 		esac
 	done
 	# ---- 3. boot and read the KTAP
@@ -261,7 +263,7 @@ build_arch() {
 	echo "$A boot $tg" >>"$TIMES"
 	if [ $rc -eq 124 ]; then
 		tail -3 "$LOG/$A-guest.log" | sed 's/^/# /'
-		notok "$T: guest ($QEMU) ended within ${TIMEOUT}s (timed out)"
+		not_ok "$T: guest ($QEMU) ended within ${TIMEOUT}s (timed out)"
 	else
 		ok "$T: guest ($QEMU) ran and ended by itself in ${tg}s (qemu exit $rc)"
 	fi
@@ -275,7 +277,7 @@ build_arch() {
 # shellcheck disable=SC2206 # $ALL is a word list
 arches=(${@:-$ALL})
 LANES=${VERIFY_LANES:-2}
-taps=$(mktemp -d "$KD/tap.XXXXXX") || { notok "verify/kernels: mktemp in ${KD#$ROOT/}"; exit 1; }
+taps=$(mktemp -d "$KD/tap.XXXXXX") || { not_ok "verify/kernels: mktemp in ${KD#$ROOT/}"; exit 1; }
 for ((l = 0; l < LANES; l++)); do
 	(
 		for ((i = l; i < ${#arches[@]}; i += LANES)); do

@@ -42,7 +42,7 @@ verify_dir() {
 }
 
 # The sources every verify step reads.
-VERIFY_SCRIPTS="tests/verify/keys.sh tests/lib/rcache.sh tests/lib/cputime.sh tests/verify/groups.sh"
+VERIFY_SCRIPTS="tests/verify/keys.sh tests/lib/rcache.sh tests/lib/cputime.sh tests/verify/groups.sh tests/verify/lib.sh tests/lib/tap.sh"
 
 # kernel_key ARCH GENDIR SERIES TREE-ID CROSS QEMU: a cross-built layout
 # (kernels.sh): the configs, the KUnit sources gen_kunit.py wrote into

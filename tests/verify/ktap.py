@@ -14,6 +14,8 @@ their lines must say SKIP.
 import re
 import sys
 
+from tap import Tap  # noqa: E402
+
 # A console line: maybe a printk timestamp, then KTAP indented by 4 per level.
 PREFIX = re.compile(r"^(?:\[\s*\d+\.\d+\]\s)?")
 RESULT = re.compile(r"^\s*(ok|not ok) (\d+) (?:- )?(\S+)(?: # (.*))?$")
@@ -27,6 +29,7 @@ def main():
     arch, abi, units_path, console = sys.argv[1:5]
     skipped = set(sys.argv[5:])
     tag = "verify/%s" % arch
+    t = Tap(numbered=False)
     units = []
     with open(units_path) as f:
         for line in f:
@@ -36,9 +39,9 @@ def main():
     lines = [PREFIX.sub("", l.rstrip("\r\n")) for l in open(console, errors="replace")]
     panic = [l for l in lines if "Kernel panic" in l]
     if panic:
-        print("not ok - %s: kernel panic: %s" % (tag, panic[0].strip()))
+        t.not_ok("%s: kernel panic: %s" % (tag, panic[0].strip()))
     if not any(l.strip() == "# Subtest: " + suite for l in lines):
-        print("not ok - %s: no KTAP suite %s on the console" % (tag, suite))
+        t.not_ok("%s: no KTAP suite %s on the console" % (tag, suite))
         return
     results, failed, checked, totals = {}, [], {}, None
     for l in lines:
@@ -60,36 +63,35 @@ def main():
         r = results.pop(case, [])
         what = "%s: <%s>" % (tag, path)
         if not r:
-            print("not ok - %s: no KTAP result line" % what)
+            t.not_ok("%s: no KTAP result line" % what)
             continue
         if len(r) > 1:
-            print("not ok - %s: %d KTAP result lines" % (what, len(r)))
+            t.not_ok("%s: %d KTAP result lines" % (what, len(r)))
             continue
         status, directive, bad = r[0]
         if case in skipped:
-            ok = directive.startswith("SKIP")
-            print("%s - %s # SKIP does not compile in kernel context" % ("ok" if ok else "not ok", what))
+            t.check(directive.startswith("SKIP"), "%s # SKIP does not compile in kernel context" % what)
             continue
         done, absent, other = checked.get(path, (0, 0, 0))
         commands += done
         if status != "ok" or bad:
-            print("not ok - %s: wrong number for %s" % (what, ", ".join(bad) or "(see the console)"))
+            t.not_ok("%s: wrong number for %s" % (what, ", ".join(bad) or "(see the console)"))
         elif done + absent != count:
-            print("not ok - %s: %d of %d commands reported" % (what, done + absent, count))
+            t.not_ok("%s: %d of %d commands reported" % (what, done + absent, count))
         else:
             note = ", %d not defined in kernel context" % absent if absent else ""
             if other:
                 note += (", %d of another type in kernel context (tests/verify/kernel-context.txt):"
                          " they differ in the size field alone" % other)
-            print("ok - %s: %d commands, kernel macros == registry %s%s" % (what, done, abi, note))
+            t.ok("%s: %d commands, kernel macros == registry %s%s" % (what, done, abi, note))
     for case in results:
-        print("not ok - %s: unexpected KTAP case %s" % (tag, case))
+        t.not_ok("%s: unexpected KTAP case %s" % (tag, case))
     if totals is None:
-        print("not ok - %s: no closing totals line for %s" % (tag, suite))
+        t.not_ok("%s: no closing totals line for %s" % (tag, suite))
     else:
-        p, f, s, t = totals
-        print("%s - %s: KTAP pass:%d fail:%d skip:%d total:%d; %d commands checked in the guest"
-              % ("ok" if f == 0 and t == len(units) else "not ok", tag, p, f, s, t, commands))
+        p, f, s, n = totals
+        t.check(f == 0 and n == len(units), "%s: KTAP pass:%d fail:%d skip:%d total:%d; %d commands "
+                "checked in the guest" % (tag, p, f, s, n, commands))
 
 
 if __name__ == "__main__":

@@ -76,7 +76,7 @@ for arch in "${arches[@]}"; do
 			how="the pristine export ($overlay_base) with the series' ${#changed[@]} files exported again"
 		else
 			sed 's/^/# /' "$LOG/hdr-$arch.log" "$LOG/hdr-stage.log" 2>/dev/null | tail -20
-			notok "the patched export of ARCH=$arch from the pristine export ($overlay_base)"
+			not_ok "the patched export of ARCH=$arch from the pristine export ($overlay_base)"
 			rm -rf "$PB/uapi/$arch"
 			continue
 		fi
@@ -85,7 +85,7 @@ for arch in "${arches[@]}"; do
 		how="headers_install of the patched tree for every ARCH"
 	else
 		sed 's/^/# /' "$LOG/hdr-$arch.log" | tail -20
-		notok "headers_install ARCH=$arch of the patched tree"
+		not_ok "headers_install ARCH=$arch of the patched tree"
 		continue
 	fi
 	echo "$key" >"$PB/uapi/$arch.key"
@@ -97,7 +97,7 @@ if [ -d "$PB/uapi/x86/include" ]; then
 		ok "the x86 export step 3b reads equals step 2's headers_install of the patched tree"
 	else
 		sed 's/^/# /' "$LOG/hdr-x86-same.log" | head -10
-		notok "the x86 export step 3b reads equals step 2's headers_install of the patched tree"
+		not_ok "the x86 export step 3b reads equals step 2's headers_install of the patched tree"
 	fi
 fi
 # The patched exports are the tree's and the series' (their identities);
@@ -121,13 +121,8 @@ fi
 # against the pristine tree: here its coverage lines would name the patched
 # tree's paths and fail.  It reports it skipped (--no-self-test), and so
 # does this step.
-while IFS= read -r line; do
-	case $line in
-	"ok "*) ok "patched headers: ${line#ok * - }" ;;
-	"not ok "*) notok "patched headers: ${line#not ok * - }" ;;
-	esac
-done <"$LOG/abi-all.log"
-grep -q '^ok ' "$LOG/abi-all.log" || notok "patched headers: tests/gcc-numbers.py ran no test (see $LOG/abi-all.log)"
+tap_lines "patched headers: " <"$LOG/abi-all.log"
+grep -q '^ok ' "$LOG/abi-all.log" || not_ok "patched headers: tests/gcc-numbers.py ran no test (see $LOG/abi-all.log)"
 # A failure its TAP does not show fails too, and leaves no key: the next
 # run runs it again.
 exited "patched headers: tests/gcc-numbers.py" "$grc" "$LOG/abi-all.log"

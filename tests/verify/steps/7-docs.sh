@@ -41,16 +41,16 @@ if [ -z "$sphinxdirs" ]; then
 	ok "docs: the series changes no documentation"
 elif ! docs "$PRISTINE" "$OUT/docs-pristine" docs-pristine "$dkey"; then
 	tail -5 "$OUT/docs-pristine.log" | sed 's/^/# /'
-	notok "docs: pristine htmldocs (SPHINXDIRS=$sphinxdirs) builds"
+	not_ok "docs: pristine htmldocs (SPHINXDIRS=$sphinxdirs) builds"
 elif ! docs "$TREE" "$OUT/docs-patched" docs-patched "$pdkey"; then
 	tail -5 "$OUT/docs-patched.log" | sed 's/^/# /'
-	notok "docs: patched htmldocs (SPHINXDIRS=$sphinxdirs) builds"
+	not_ok "docs: patched htmldocs (SPHINXDIRS=$sphinxdirs) builds"
 else
 	new=$(comm -13 "$OUT/docs-pristine.warnings" "$OUT/docs-patched.warnings")
 	if [ -z "$new" ]; then
 		ok "docs: htmldocs SPHINXDIRS=$sphinxdirs adds no warning ($(wc -l <"$OUT/docs-patched.warnings") warnings, all in the pristine tree too; $(($(date +%s) - t0))s)"
 	else
 		echo "$new" | head -20 | sed 's/^/# /'
-		notok "docs: htmldocs SPHINXDIRS=$sphinxdirs adds $(echo "$new" | wc -l) warnings"
+		not_ok "docs: htmldocs SPHINXDIRS=$sphinxdirs adds $(echo "$new" | wc -l) warnings"
 	fi
 fi

@@ -14,7 +14,7 @@ if [ "$layouts" = none ] || { [ -n "$layouts" ] && [[ " $layouts " != *" $WRONG 
 elif ! "$PY" -c 'import json, sys
 sys.exit("spec-dir" not in json.load(open(sys.argv[1])))' "$MODEL" ||
      [ ! -f "$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["spec-dir"])' "$MODEL")/layouts.yaml" ]; then
-	notok "verify/$WRONG: a wrong layout fails the guest: $MODEL names no spec directory with a layouts.yaml"
+	not_ok "verify/$WRONG: a wrong layout fails the guest: $MODEL names no spec directory with a layouts.yaml"
 else
 	spec=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["spec-dir"])' "$MODEL")
 	wd=$OUT/wrong-layout
@@ -33,11 +33,11 @@ if not entry or swapped == entry:
 open(path, "w").write(text.replace(entry, swapped))
 PYEOF
 	then
-		notok "verify/$WRONG: a wrong layout fails the guest: swap read and write in ${wd#$ROOT/}/spec/layouts.yaml"
+		not_ok "verify/$WRONG: a wrong layout fails the guest: swap read and write in ${wd#$ROOT/}/spec/layouts.yaml"
 	elif ! run wrong-model build/ioctlgen model --spec "$wd/spec" -o "$wd/model-all.json" ||
 	     ! run wrong-model "$PY" -m ioctltools.model_view "$wd/model-all.json" "$PRISTINE" -o "$wd/model.json"; then
 		sed 's/^/# /' "$LOG/wrong-model.log" | head -5
-		notok "verify/$WRONG: a wrong layout fails the guest: ioctlgen model of the copy"
+		not_ok "verify/$WRONG: a wrong layout fails the guest: ioctlgen model of the copy"
 	else
 		VERIFY_MODEL=$wd/model.json VERIFY_TIMES=/dev/null VERIFY_CACHE_FAILED=1 \
 			tests/verify/kernels.sh "$WRONG" >"$wd/kernels.tap" 2>&1
@@ -50,7 +50,7 @@ PYEOF
 			ok "verify/$WRONG: a wrong layout (read and write swapped in a copy of spec/layouts.yaml) fails the $WRONG guest by name: $bad of $total headers wrong (${example#not ok - }, ...); ${closing#not ok - }"
 		else
 			sed 's/^/# /' "$wd/kernels.tap" | grep -v '^# ok' | head -10
-			notok "verify/$WRONG: a wrong layout (read and write swapped) fails the $WRONG guest by name (booted: $booted, headers wrong: $bad, closing line: ${closing:-none})"
+			not_ok "verify/$WRONG: a wrong layout (read and write swapped) fails the $WRONG guest by name (booted: $booted, headers wrong: $bad, closing line: ${closing:-none})"
 		fi
 	fi
 fi
