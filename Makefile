@@ -631,10 +631,14 @@ uapi: $(B)/ioctlgen
 		awk '{ print (/\/x86\/\.done$$/ ? 1000 : NR), $$0 }'; done | sort -s -n -k1,1 | cut -d' ' -f2)
 
 # Everything the build made: all of $(B) but the kernel tree unpacked from
-# Debian's tarball (an input, never modified; distclean removes it too), and
-# Python's byte-code caches.  generated-patches/ is committed: it stays.
+# Debian's tarball (an input, never modified; distclean removes it too) and
+# the links to its exports in the cache (tools/kernel-tree: only a new
+# extraction links them again), and Python's byte-code caches.  Nothing of
+# the cache goes (rm -rf removes a link, not what it points to).
+# generated-patches/ is committed: it stays.
 clean:
-	[ ! -d $(B) ] || find $(B) -mindepth 1 -maxdepth 1 ! -name 'linux-source-*' -exec rm -rf {} +
+	[ ! -d $(B) ] || find $(B) -mindepth 1 -maxdepth 1 ! -name 'linux-source-*' \
+		! \( -type l -name 'uapi*' \) -exec rm -rf {} +
 	find generator tools tests -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean
