@@ -18,13 +18,13 @@ CACHE_ROOT := $(or $(IOCTLREG_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ioct
 # as tests/lib/rcache.sh keeps it, so that a fresh clone compiles nothing
 # (20 s of the first make): paths relative to the clone (CCACHE_BASEDIR,
 # the debug info's directory "."), so that another clone's objects match.
-# Not with CACHE=0 or a CC of one's own.
+# Not with CACHE=0 or a CC of one's own.  Set on the compiler's command
+# only: the suites' own ccache settings stay theirs (tests/lib/rcache.sh).
 ifneq ($(CACHE),0)
 ifeq ($(origin CC),default)
 ifneq ($(shell command -v ccache 2>/dev/null),)
-CC := ccache $(CC) -fdebug-prefix-map=$(CURDIR)=.
-export CCACHE_DIR ?= $(CACHE_ROOT)/ccache
-export CCACHE_BASEDIR := $(CURDIR)
+CC := CCACHE_DIR='$(or $(CCACHE_DIR),$(CACHE_ROOT)/ccache)' CCACHE_BASEDIR='$(CURDIR)' \
+	ccache $(CC) '-fdebug-prefix-map=$(CURDIR)=.'
 endif
 endif
 endif
