@@ -487,7 +487,9 @@ audit: $(B)/audit/.stamp
 # The struct layout view: the registry's structs and unions as
 # every ABI's compiler lays them out (tools/measure-layouts), on the ABIs
 # whose ARCH's headers are exported: x86's always, every ARCH's after
-# `make uapi` (make check); the page lists the others as not measured.
+# `make uapi` (make check) in this clone or another of the machine (the
+# exports are the cache's, tools/kernel-tree); the page lists the others
+# as not measured.
 $(B)/layouts.json: $(MODEL) tools/measure-layouts tools/ioctltools/layouts.py tools/ioctltools/cc.py \
 		$(B)/uapi/x86/.done $(wildcard $(B)/uapi/*/.done)
 	$(quiet) LAYOUTS $@
