@@ -17,6 +17,22 @@ YAML_CFLAGS := $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
 YAML_LIBS   := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 
 B        := build
+# Caches shared by the clones of this machine (tests/lib/rcache.sh's root).
+CACHE_ROOT := $(or $(IOCTLREG_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ioctl-registry)
+# The C objects through ccache when it is installed, in CACHE_ROOT/ccache
+# as tests/lib/rcache.sh keeps it, so that a fresh clone compiles nothing
+# (20 s of the first make): paths relative to the clone (CCACHE_BASEDIR,
+# the debug info's directory "."), so that another clone's objects match.
+# Not with CACHE=0 or a CC of one's own.  Set on the compiler's command
+# only: the suites' own ccache settings stay theirs (tests/lib/rcache.sh).
+ifneq ($(CACHE),0)
+ifeq ($(origin CC),default)
+ifneq ($(shell command -v ccache 2>/dev/null),)
+CC := CCACHE_DIR='$(or $(CCACHE_DIR),$(CACHE_ROOT)/ccache)' CCACHE_BASEDIR='$(CURDIR)' \
+	ccache $(CC) '-fdebug-prefix-map=$(CURDIR)=.'
+endif
+endif
+endif
 KVER     := 6.1
 KSRC_TAR ?= /usr/src/linux-source-$(KVER).tar.xz
 KSRC     := $(B)/linux-source-$(KVER)
@@ -58,6 +74,12 @@ all: deps $(B)/ioctlgen $(MODEL) docs $(B)/exports/.stamp $(B)/patches.stamp $(B
 	@echo
 	@echo "Registry model:  $(MODEL)"
 	@echo "Rendered site:   file://$(CURDIR)/$(B)/site/index.html  (or: make serve)"
+# The other stages wait for what the site reads: make holds the next job
+# slot for the next target of this list it can start, so without this the
+# site (9 of a fresh clone's 17 CPU-s) started last, after them all.
+ifeq ($(TREE)$(filter-out all,$(MAKECMDGOALS)),)
+$(B)/exports/.stamp $(B)/patches.stamp $(B)/render.stamp lib: | $(B)/audit/.stamp $(B)/layouts.json
+endif
 
 deps:
 	$(Q)tools/install-deps
@@ -215,15 +237,22 @@ model: $(MODEL)
 # ---------------------------------------------------------------- kernel trees
 # Extracted from Debian's linux-source packages; never committed.  KVER is
 # the tree the model, the series and verify use; KVERS every tree Debian
-# ships that the registry is to describe (6.12 beside 6.1).
+# ships that the registry is to describe (6.12 beside 6.1).  Each tree is
+# extracted once per machine into the cache outside the clone and linked
+# here, read only, with the directory of its exported UAPI ($(B)/uapi for
+# KVER's, $(B)/uapi-<version> for another's): tools/kernel-tree.  With
+# CACHE=0 a linked tree is extracted into $(B) again.
 KVERS := 6.1 6.12
+UAPI_OF = $(if $(filter $(KVER),$(1)),$(B)/uapi,$(B)/uapi-$(1))
+ifeq ($(CACHE),0)
+$(foreach v,$(KVERS),$(if $(shell [ -L $(B)/linux-source-$(v) ] && echo y),\
+	$(eval $(B)/linux-source-$(v)/.extracted: FORCE)))
+endif
 $(KSRC)/.extracted: $(KSRC_TAR)
-	$(quiet) UNTAR $(KSRC)
-	$(Q)rm -rf $(KSRC) && mkdir -p $(B) && $(STILL) UNTAR $(KSRC) tar -xJf $< -C $(B) && touch $@
+	$(Q)tools/kernel-tree $< $(KSRC) $(call UAPI_OF,$(KVER))
 
 $(B)/linux-source-%/.extracted: /usr/src/linux-source-%.tar.xz
-	$(quiet) UNTAR $(@D)
-	$(Q)rm -rf $(@D) && mkdir -p $(B) && $(STILL) UNTAR $(@D) tar -xJf $< -C $(B) && touch $@
+	$(Q)tools/kernel-tree $< $(@D) $(call UAPI_OF,$*)
 
 tree: $(KVERS:%=$(B)/linux-source-%/.extracted)
 
@@ -234,7 +263,9 @@ endif
 
 # UAPI headers as `make headers_install` exports them, per kernel ARCH.
 # HDRINST TREE,OBJDIR,ARCH,DEST: every ARCH of a tree shares one Kbuild
-# object directory, one ARCH at a time (flock): its usr/include keeps the
+# object directory (UAPI/.kobj, in the cache beside the tree as the exports
+# are: a second clone exports nothing), one ARCH at a time (flock, which
+# also serialises the makes of two clones): its usr/include keeps the
 # include/uapi headers already exported, so the next ARCH's headers_install
 # runs scripts/headers_install.sh on its own asm/ headers only (9 CPU-s ->
 # 1).  Kbuild's if_changed redoes a file whose source path changed and
@@ -244,19 +275,19 @@ endif
 # lock, an export another make finished meanwhile is not made again.
 define HDRINST
 	$(quiet) HDRINST $(4)
-	$(Q)$(STILL) HDRINST $(4) flock $(2).lock sh -c '[ $(4)/.done -nt $(1)/.extracted ] && exit; rm -rf $(4) && \
+	$(Q)mkdir -p $(dir $(2)) && $(STILL) HDRINST $(4) flock $(2).lock sh -c '[ $(4)/.done -nt $(1)/.extracted ] && exit; rm -rf $(4) && \
 		{ [ $(2)/.tree -nt $(1)/.extracted ] || { rm -rf $(2) && mkdir -p $(2) && touch $(2)/.tree; }; } && \
 		tools/headers-install $(1) $(CURDIR)/$(2) $(3) $(CURDIR)/$(4) >/dev/null && touch $(4)/.done'
 endef
 $(B)/uapi/%/.done: $(KSRC)/.extracted
-	$(call HDRINST,$(KSRC),$(B)/kobj-hdr,$*,$(B)/uapi/$*)
+	$(call HDRINST,$(KSRC),$(B)/uapi/.kobj,$*,$(B)/uapi/$*)
 
 headers: $(B)/uapi/x86/.done
 
 # The other trees' exported UAPI: $(B)/uapi-<version>/<arch>.
 define uapi_of_version
 $(B)/uapi-$(1)/%/.done: $(B)/linux-source-$(1)/.extracted
-	$$(call HDRINST,$(B)/linux-source-$(1),$(B)/kobj-hdr-$(1),$$*,$(B)/uapi-$(1)/$$*)
+	$$(call HDRINST,$(B)/linux-source-$(1),$(B)/uapi-$(1)/.kobj,$$*,$(B)/uapi-$(1)/$$*)
 endef
 $(foreach v,$(filter-out $(KVER),$(KVERS)),$(eval $(call uapi_of_version,$(v))))
 
@@ -464,7 +495,9 @@ audit: $(B)/audit/.stamp
 # The struct layout view: the registry's structs and unions as
 # every ABI's compiler lays them out (tools/measure-layouts), on the ABIs
 # whose ARCH's headers are exported: x86's always, every ARCH's after
-# `make uapi` (make check); the page lists the others as not measured.
+# `make uapi` (make check) in this clone or another of the machine (the
+# exports are the cache's, tools/kernel-tree); the page lists the others
+# as not measured.
 $(B)/layouts.json: $(MODEL) $(PY_BASE) $(addprefix $(PY_PKG)/,measure_layouts.py layouts.py cc.py) \
 		$(B)/uapi/x86/.done $(wildcard $(B)/uapi/*/.done)
 	$(quiet) LAYOUTS $@
@@ -608,10 +641,14 @@ uapi: $(B)/ioctlgen
 		awk '{ print (/\/x86\/\.done$$/ ? 1000 : NR), $$0 }'; done | sort -s -n -k1,1 | cut -d' ' -f2)
 
 # Everything the build made: all of $(B) but the kernel tree unpacked from
-# Debian's tarball (an input, never modified; distclean removes it too), and
-# Python's byte-code caches.  generated-patches/ is committed: it stays.
+# Debian's tarball (an input, never modified; distclean removes it too) and
+# the links to its exports in the cache (tools/kernel-tree: only a new
+# extraction links them again), and Python's byte-code caches.  Nothing of
+# the cache goes (rm -rf removes a link, not what it points to).
+# generated-patches/ is committed: it stays.
 clean:
-	[ ! -d $(B) ] || find $(B) -mindepth 1 -maxdepth 1 ! -name 'linux-source-*' -exec rm -rf {} +
+	[ ! -d $(B) ] || find $(B) -mindepth 1 -maxdepth 1 ! -name 'linux-source-*' \
+		! \( -type l -name 'uapi*' \) -exec rm -rf {} +
 	find generator tools tests -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean
