@@ -598,7 +598,3 @@ def write(args, ctx, units, hdir, left_path):
     if not args.quiet:
         stats.print(left)
     return status
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -76,7 +76,7 @@ def import_step(version, oldest, uapi, src, spec, logdir, jobs, summary):
     to summary."""
     left = "left-out.txt" if version == oldest else f"left-out-{version}.txt"
     say("IMPORT", f"{rel(spec)}/headers (tools/import-uapi --version {version})")
-    st, out = run_tool("import-uapi", [PY, "-m", "ioctltools.importer", "-q", "-j", str(jobs),
+    st, out = run_tool("import-uapi", [PY, "-m", "ioctltools.import_uapi", "-q", "-j", str(jobs),
                                        "--version", version, "--uapi", rel(uapi),
                                        "--tree", rel(src), "--spec", rel(spec),
                                        "--left-out", rel(os.path.join(spec, left))],
