@@ -12,6 +12,7 @@ format.
 Consumers: strace, syzkaller, go, rust, data (JSON and CSV)."""
 
 import argparse
+import gc
 import os
 import sys
 import time
@@ -65,6 +66,7 @@ def main(argv=None):
     model = table_reader.meta(table)	# versions, ABIs: what the writers take besides rows
     rows = export_rows.table_rows(table)
     groups = export_rows.grouped(rows)
+    gc.freeze()		# read-only from here: the collector need not walk them again
     if a.verbose:
         print(f"  table and rows: {len(rows)} rows, {time.monotonic() - t0:.2f} s")
     for name in a.only or sorted(WRITERS):

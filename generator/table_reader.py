@@ -4,8 +4,9 @@ through libioctlreg, by `ioctlgen table --dump` (generator/cli/table_dump.c
 gives the format), so that decode, the exports and the site's decoder data
 come from one table.  Nothing here computes a number."""
 
-import json
 import subprocess
+
+import jsoncache
 
 DIRS = ("none", "read", "write", "read-write")	# enum ioctlreg_dir
 
@@ -21,7 +22,7 @@ def load(table, ioctlgen):
     if p.returncode:
         raise TableError(p.stderr.decode(errors="replace").strip() or
                          f"{ioctlgen} table --dump exits {p.returncode}")
-    return json.loads(p.stdout)
+    return jsoncache.loads(p.stdout)
 
 
 def meta(d):
