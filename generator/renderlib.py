@@ -14,6 +14,7 @@ import tempfile
 import jinja2
 
 import escape
+import jsoncache
 import rst_table
 
 MODEL_VERSION = 9
@@ -22,8 +23,7 @@ TEMPLATES = os.path.join(TOP, "templates")
 
 
 def load_model(path):
-    with open(path, encoding="utf-8") as f:
-        model = json.load(f)
+    model = jsoncache.load(path)
     if model.get("model-version") != MODEL_VERSION:
         sys.exit(f"{path}: error: model version {model.get('model-version')!r}, "
                  f"this renderer reads version {MODEL_VERSION}")

@@ -4,16 +4,20 @@ number and number to names, families included (a range of nr, a size the
 caller gives).  What the consumer checks (tests/consumers, tools/audit)
 compare a consumer's table with."""
 
-import json
+import os
+import sys
 from collections import defaultdict
 
 from . import Error
 
+# the model read as the renderers read it (a pickle keyed by its content)
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "generator"))
+import jsoncache  # noqa: E402
+
 
 def load_model(path):
     try:
-        with open(path, encoding="utf-8") as f:
-            model = json.load(f)
+        model = jsoncache.load(path)
     except OSError as e:
         raise Error(f"{path}: error: {e.strerror}") from None
     except ValueError as e:
