@@ -63,17 +63,20 @@ ifeq ($(TREE)$(filter-out all,$(MAKECMDGOALS)),)
 MAKEFLAGS += -j$(JOBS)
 endif
 
-# After the model, the longest chain first (the audits, then the site).
-all: deps $(B)/ioctlgen $(MODEL) docs $(B)/exports/.stamp $(B)/patches.stamp $(B)/render.stamp \
-		$(B)/ioctl.table lib
+# What an author's edit needs: the headers, the series, the site and the
+# lookup table (ioctlgen decode).  The consumers' tables and libioctlreg
+# are `make exports` and `make lib` (make check tests both).  After the
+# model, the longest chain first (the audits, then the site).
+all: deps $(B)/ioctlgen $(MODEL) docs $(B)/patches.stamp $(B)/render.stamp $(B)/ioctl.table
 	@echo
 	@echo "Registry model:  $(MODEL)"
 	@echo "Rendered site:   file://$(CURDIR)/$(B)/site/index.html  (or: make serve)"
+	@echo "For consumers:   make exports (strace, syzkaller, Go, Rust, JSON), make lib"
 # The other stages wait for what the site reads: make holds the next job
 # slot for the next target of this list it can start, so without this the
 # site (9 of a fresh clone's 17 CPU-s) started last, after them all.
 ifeq ($(TREE)$(filter-out all,$(MAKECMDGOALS)),)
-$(B)/exports/.stamp $(B)/patches.stamp $(B)/render.stamp lib: | $(B)/audit/.stamp $(B)/layouts.json
+$(B)/patches.stamp $(B)/render.stamp: | $(B)/audit/.stamp $(B)/layouts.json
 endif
 
 deps:
