@@ -4,6 +4,7 @@
 
 usage: tools/audit [--model MODEL] [--version V] [--notes-dir DIR] [--json OUT]
                    [--summary] FORMAT PATH...
+       tools/audit [--model MODEL] ... --each FORMAT PATH OUT [--each ...]
 
 FORMAT and PATH:
   strace-binary  strace's executable (its x86_64, i386 and x32 tables)
@@ -16,7 +17,11 @@ For every ABI the table has: the names both have with equal numbers, each
 name with another number (the consumer's, the registry's, and why they
 differ), the names the consumer lacks, the names the registry lacks (with
 spec/consumers/*.txt's reason where it has one).  Exit 0 when the audit
-ran, whatever it found; 1 when an input is wrong; 2 for the command line."""
+ran, whatever it found; 1 when an input is wrong; 2 for the command line.
+
+--each audits several consumers in one process, the model read and its
+views built once (make audit: tools/audit-debian), each with its one PATH,
+its result to OUT as --json writes it, the texts one after the other."""
 
 import argparse
 import glob
@@ -91,35 +96,57 @@ def main():
     ap.add_argument("--notes-dir", default=os.path.join(TOP, "spec", "consumers"))
     ap.add_argument("--json", metavar="OUT", help="also write the result as JSON")
     ap.add_argument("--summary", action="store_true", help="counts and differences only")
-    ap.add_argument("format", choices=FORMATS)
-    ap.add_argument("paths", nargs="+")
+    ap.add_argument("--each", nargs=3, action="append", metavar=("FORMAT", "PATH", "OUT"),
+                    help="audit this consumer too, its result to OUT (instead of FORMAT PATH...)")
+    ap.add_argument("format", nargs="?", help=f"one of: {', '.join(FORMATS)}")
+    ap.add_argument("paths", nargs="*")
     args = ap.parse_args()
+    if args.each and (args.format or args.json):
+        ap.error("--each takes the place of FORMAT PATH... and --json")
+    if not args.each and not args.format:
+        ap.error("the following arguments are required: format, paths")
+    jobs = [(f, [p], out) for f, p, out in args.each or []] or \
+        [(args.format, args.paths, args.json)]
+    for fmt, paths, _ in jobs:
+        if fmt not in FORMATS:
+            ap.error(f"argument format: invalid choice: {fmt!r} "
+                     f"(choose from {', '.join(repr(f) for f in FORMATS)})")
+        if not paths:
+            ap.error("the following arguments are required: paths")
     try:
         model = regindex.load_model(args.model)
         version = args.version or regindex.version_names(model)[0]
         auditor = audit.Auditor(model, version)
-        table = read_table(args.format, args.paths, args.abi, model, auditor)
-        own, by_name = read_notes(args.notes_dir, table.consumer)
-        result = auditor.audit(table, own, by_name)
+        results = []
+        for fmt, paths, out in jobs:
+            table = read_table(fmt, paths, args.abi, model, auditor)
+            own, by_name = read_notes(args.notes_dir, table.consumer)
+            results.append((auditor.audit(table, own, by_name), out))
     except Error as e:
         print(str(e) if ": error: " in str(e) else f"{PROG}: error: {e}", file=sys.stderr)
         return 1
-    result["summary"] = args.summary
-    try:
-        text(result, sys.stdout)
-    except BrokenPipeError:     # | head
-        sys.stderr.close()
-        return 0
-    if args.json:
-        d = os.path.dirname(os.path.abspath(args.json))
-        with tempfile.NamedTemporaryFile("w", dir=d, delete=False, suffix=".tmp") as f:
-            json.dump(result, f, indent=1, sort_keys=True)
-            f.write("\n")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(f.name, 0o666 & ~umask)
-        os.replace(f.name, args.json)
+    for result, out in results:
+        result["summary"] = args.summary
+        try:
+            text(result, sys.stdout)
+        except BrokenPipeError:     # | head
+            sys.stderr.close()
+            return 0
+        if out:
+            write_json(result, out)
     return 0
+
+
+def write_json(result, path):
+    """Written whole and renamed, with the umask's mode."""
+    d = os.path.dirname(os.path.abspath(path))
+    with tempfile.NamedTemporaryFile("w", dir=d, delete=False, suffix=".tmp") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+        f.write("\n")
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(f.name, 0o666 & ~umask)
+    os.replace(f.name, path)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ of the time to write and read."""
 import csv
 import io
 import json
+import operator
 
 from . import export_rows
 
@@ -23,11 +24,12 @@ def json_text(model, rows_):
         "abis": [{"name": a["name"], "layout": a["layout"], "arch": a["arch"],
                   "variant-of": a.get("variant-of")} for a in model["abis"]],
         "columns": list(export_rows.COLUMNS),
-        "rows": [[r[k] for k in export_rows.COLUMNS] for r in rows_],
+        "rows": list(map(_VALUES, rows_)),	# tuples: JSON arrays
     }
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=True) + "\n"
 
 
+_VALUES = operator.itemgetter(*export_rows.COLUMNS)	# a row's values in COLUMNS order
 _LIST = export_rows.COLUMNS.index("shared-with")
 _BOOL = export_rows.COLUMNS.index("family")
 
@@ -45,7 +47,7 @@ def csv_text(rows_):
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(export_rows.COLUMNS)
-    w.writerows(csv_row([r[k] for k in export_rows.COLUMNS]) for r in rows_)
+    w.writerows(csv_row(list(_VALUES(r))) for r in rows_)
     return buf.getvalue()
 
 

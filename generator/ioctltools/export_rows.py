@@ -74,7 +74,8 @@ def table_rows(d):
                     "scope": "kernel-internal" if internal else "uapi",
                     "since": since, "removed": removed,
                     "time64": t64, "alias-of": alias_of[abis.index(a)] or None,
-                    "shared-with": shared_with(index, a, number, v, name),
+                    "shared-with": shared_with(index, a, number, v, name)
+                    if (a, number) in index else [],
                     "family": n_params > 0,
                     "plain": ntext if plain else None,
                     "unit-size": unit or None,

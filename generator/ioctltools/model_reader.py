@@ -10,10 +10,9 @@ layouts, ABIs, magic-code rows, headers and their commands), with the keys
 docs/dev/model.md describes.  They are dicts at run time, so a renderer
 reads exactly what ioctlgen wrote; a type checker sees the keys."""
 
-import json
 from typing import Iterator, TypedDict
 
-from . import Error
+from . import Error, jsoncache
 
 # The model-version this package reads (IOCTLGEN_MODEL_VERSION, generator/model.h).
 MODEL_VERSION = 9
@@ -79,14 +78,9 @@ Model = TypedDict("Model", {
 }, total=False)
 
 
-def parse(text, path, stage=None) -> Model:
-    """The document in text (read from path, named in messages), its
-    version checked, and its stage when stage is given ("model": with
-    numbers; "dump": without)."""
-    try:
-        doc = json.loads(text)
-    except ValueError as e:
-        raise ModelError(f"{path}: error: not a model: {e}") from None
+def check(doc, path, stage=None) -> Model:
+    """doc (read from path, named in messages), its version checked, and its
+    stage when stage is given ("model": with numbers; "dump": without)."""
     if not isinstance(doc, dict):
         raise ModelError(f"{path}: error: not a model: a JSON {type(doc).__name__}")
     if doc.get("model-version") != MODEL_VERSION:
@@ -99,13 +93,15 @@ def parse(text, path, stage=None) -> Model:
 
 
 def load(path, stage=None) -> Model:
-    """The model (or dump) in the file path: see parse()."""
+    """The model (or dump) in the file path, read through jsoncache (a model
+    below build/ is parsed once, then loaded from its pickle): see check()."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        doc = jsoncache.load(path)
     except OSError as e:
         raise ModelError(f"{path}: error: {e.strerror}") from None
-    return parse(text, path, stage)
+    except ValueError as e:
+        raise ModelError(f"{path}: error: not a model: {e}") from None
+    return check(doc, path, stage)
 
 
 def commands(model: Model) -> Iterator[tuple[Header, Command]]:

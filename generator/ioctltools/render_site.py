@@ -209,24 +209,18 @@ def prune_html(src, html_dir):
                 os.unlink(os.path.join(d, fn))
 
 
-def canonical_searchindex(html_dir):
+def canonical_index(data):
     """Sphinx 5 updates searchindex.js on an incremental build: the words
     of a page no longer there stay with no page, and the titles follow in
-    the order the pages were read.  Written again with those dropped and
-    every key and list in order, an incremental build's file is a full
-    build's, byte for byte (tests/bench/edit-loop compares them)."""
-    from sphinx.search import js_index
-    path = os.path.join(html_dir, "searchindex.js")
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = js_index.loads(f.read())
-    except (OSError, ValueError):
-        return          # no index: nothing to put in order
+    the order the pages were read.  With those dropped and every key and
+    list in order, as Sphinx freezes it for the file, an incremental build's
+    index is a full build's, byte for byte (tests/bench/edit-loop compares
+    them)."""
     for k in ("terms", "titleterms"):
         data[k] = {w: v for w, v in sorted(data[k].items()) if v != []}
     for k in ("alltitles", "indexentries"):
         data[k] = {t: sorted(v) for t, v in sorted(data[k].items())}
-    renderlib.write_if_changed(path, js_index.dumps(data))
+    return data
 
 
 def sphinx(src, html_dir, doctrees):
@@ -241,6 +235,7 @@ def sphinx(src, html_dir, doctrees):
         return False
     from sphinx.application import Sphinx
     from sphinx.errors import SphinxError
+    from sphinx.search import IndexBuilder
     from sphinx.util.console import color_terminal, nocolor
     from sphinx.util.docutils import docutils_namespace, patch_docutils
     if not color_terminal():
@@ -257,7 +252,13 @@ def sphinx(src, html_dir, doctrees):
             # of an incremental build: 0.58 -> 0.48 s CPU after a one-page edit).
             app.builder.templates.environment.bytecode_cache = \
                 renderlib.bytecode_cache(os.path.join(doctrees, "jinja-cache"))
-            app.build()
+            # the index put in order as it is written, not read back after
+            freeze = IndexBuilder.freeze
+            IndexBuilder.freeze = lambda self: canonical_index(freeze(self))
+            try:
+                app.build()
+            finally:
+                IndexBuilder.freeze = freeze
     except SphinxError as e:
         sys.exit(f"render_site: error: sphinx: {e}")
     if app.statuscode:
@@ -281,7 +282,6 @@ def sphinx(src, html_dir, doctrees):
                 with open(dst, "wb") as f:
                     f.write(data)
     prune_html(src, html_dir)
-    canonical_searchindex(html_dir)
     with open(stamp, "w"):
         pass
     return True

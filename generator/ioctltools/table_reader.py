@@ -4,8 +4,9 @@ through libioctlreg, by `ioctlgen table --dump` (generator/cli/table_dump.c
 gives the format), so that decode, the exports and the site's decoder data
 come from one table.  Nothing here computes a number."""
 
-import json
 import subprocess
+
+from . import jsoncache
 
 DIRS = ("none", "read", "write", "read-write")	# enum ioctlreg_dir
 
@@ -14,14 +15,25 @@ class TableError(Exception):
     pass
 
 
-def load(table, ioctlgen):
-    """The table's dump (a dict), read by ioctlgen through libioctlreg."""
+def dump(table, ioctlgen):
+    """The table's dump as ioctlgen writes it (bytes of JSON)."""
     p = subprocess.run([ioctlgen, "table", "--dump", table], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, check=False)
     if p.returncode:
         raise TableError(p.stderr.decode(errors="replace").strip() or
                          f"{ioctlgen} table --dump exits {p.returncode}")
-    return json.loads(p.stdout)
+    return p.stdout
+
+
+def load(table, ioctlgen, data=None):
+    """The table's dump (a dict), read by ioctlgen through libioctlreg
+    (data: dump()'s bytes, when the caller has them).  The site and the
+    exports read the same one: the second, and the next make after an edit
+    that changed no number, get it from a pickle keyed by the dump's bytes
+    (jsoncache.py)."""
+    if data is None:
+        data = dump(table, ioctlgen)
+    return jsoncache.loads(data, jsoncache.cache_path(table, "dump"))
 
 
 def meta(d):

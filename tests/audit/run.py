@@ -179,6 +179,30 @@ def site_page(work):
                   f"{theirs} against {right}, {reason!r}", sorted(sections))
 
 
+def each(work, results):
+    """--each (make audit, tools/audit-debian): several consumers in one run,
+    each JSON byte for byte the one its own run wrote."""
+    jobs = [(n, args) for n, args, _, _ in SOURCES if n in results and args[0] != "--abi"]
+    if len(jobs) < 2:
+        tap.skip("audit --each", "fewer than two consumers installed")
+        return
+    argv = [IOCTLGEN, "audit", "--model", MODEL, "--summary"]
+    for n, (fmt, path) in jobs:
+        argv += ["--each", fmt, path, os.path.join(work, n + ".each.json")]
+    r = subprocess.run(argv, capture_output=True, text=True)
+    same = []
+    for n, _ in jobs:
+        with open(os.path.join(work, n + ".json"), "rb") as a:
+            try:
+                with open(os.path.join(work, n + ".each.json"), "rb") as b:
+                    same.append(a.read() == b.read())
+            except OSError:
+                same.append(False)
+    tap.check(r.returncode == 0 and all(same),
+              f"audit --each {' '.join(n for n, _ in jobs)}: each JSON as its own run's",
+              r.stderr.strip() + f" {same}")
+
+
 def help_text():
     r = subprocess.run([IOCTLGEN, "audit", "--help"], capture_output=True, text=True)
     tap.check(r.returncode == 0 and r.stdout.startswith("usage: ioctlgen audit ") and not r.stderr,
@@ -211,6 +235,7 @@ def main():
                          f"{len(a['different'])} {reasons or ''}, consumer lacks "
                          f"{len(a['consumer-lacks'])}, registry lacks {len(a['registry-lacks'])}")
         known_errors(results)
+        each(work, results)
         site_page(work)
         bad_inputs(work)
         help_text()
