@@ -145,15 +145,10 @@ $(B)/lib/obj/layout.o: generator/layout.c
 	$(quiet) CC $@
 	$(Q)$(CC) $(REG_FLAGS) -fPIC -c -o $@ $<
 
-$(B)/lib/obj/table-data.o: $(B)/ioctl.table
+$(B)/lib/obj/table-data.o: libioctlreg/table-data.S $(B)/ioctl.table
 	@mkdir -p $(@D)
 	$(quiet) AS $@
-	$(Q)printf '%s\n' '.section .rodata.ioctlreg,"a"' '.balign 8' \
-		'.globl ioctlreg_builtin_table' '.hidden ioctlreg_builtin_table' 'ioctlreg_builtin_table:' \
-		'.incbin "$(CURDIR)/$<"' \
-		'.globl ioctlreg_builtin_table_end' '.hidden ioctlreg_builtin_table_end' 'ioctlreg_builtin_table_end:' \
-		'.section .note.GNU-stack,"",@progbits' >$(@:.o=.S)
-	$(Q)$(CC) -c -o $@ $(@:.o=.S)
+	$(Q)$(CC) -c -DIOCTLREG_TABLE='"$(CURDIR)/$(B)/ioctl.table"' -o $@ $<
 
 # One object, its hidden names made local: a program linking the static
 # library sees the ioctlreg_* names only.
