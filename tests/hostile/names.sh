@@ -197,7 +197,7 @@ grep -q "ok-name.*: error: " <<<"$out" && problems="$problems linux/ok-name.h re
 if [ -z "$problems" ]; then ok "guard-collide: each new header whose guard another header has, refused at its header: value"
 else fail "guard-collide:$problems"; sed 's/^/# /' <<<"$out"; fi
 # The guard each error names is the one render.py writes (the renderer, not ioctlgen).
-guards=$(cd generator && /usr/bin/python3 -c 'import render
+guards=$(/usr/bin/python3 -c 'from ioctltools import render
 for p, a in (("linux/a-b.h", None), ("linux/Case.h", None), ("asm/x86_foo.h", None), ("asm/foo.h", "x86")):
     print(render.include_guard({"path": p, "arch": a}))' 2>&1 | tr '\n' ' ')
 if [ "$guards" = "_UAPI_LINUX_A_B_H _UAPI_LINUX_CASE_H _UAPI_ASM_X86_FOO_H _UAPI_ASM_X86_FOO_H " ]; then
