@@ -4,6 +4,7 @@ the rules they and the tests share.  The registry itself reaches them only as
 the JSON that ioctlgen writes (registry.py); no module here parses spec/."""
 
 import os
+import sys
 
 # The clone's top directory (this file is generator/ioctltools/__init__.py).
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -11,6 +12,16 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 
 class Error(Exception):
     """A failure that stops a tool; its text says what the tool was doing."""
+
+
+def run_main(main):
+    """A module's entry point: exit with main(argv)'s status, or print the
+    Error that stopped it and exit 1."""
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except Error as e:
+        print(e, file=sys.stderr)
+        sys.exit(1)
 
 
 def results_of(futures):

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import Error, kconf, probeengine, registry
+from . import Error, kconf, probeengine, registry, run_main
 from .kconf import objdir
 from .sizeprobe import run_chunk
 
@@ -125,33 +125,29 @@ def main(argv):
     `args SPEC VERSION BUILD [ABI]`: measure-sizes' --kernel-context options
     of VERSION (of one ABI); `configure SPEC VERSION-ABI BUILD`: make one
     tree (kconf)."""
-    try:
-        if argv[:1] == ["targets"] and len(argv) >= 3:
-            reg = registry.load(argv[1], "dump")
-            only = {os.path.realpath(f) for f in argv[3:]}
-            if only and not any(h.kernel_internal and os.path.realpath(h.spec) in only
-                                for h in reg.headers):
-                return 0
-            print(" ".join(os.path.join(objdir(argv[2], v, t), ".done")
-                           for v in reg.versions() for t in kconf.tree_abis(reg)))
-        elif argv[:1] == ["args"] and len(argv) in (4, 5):
-            reg, v, build = registry.load(argv[1], "dump"), argv[2], argv[3]
-            print(" ".join(f"--kernel-context {a}={os.path.join(build, 'linux-source-' + v)}:"
-                           f"{objdir(build, v, t)}"
-                           for t, abis in kconf.tree_abis(reg).items() for a in abis
-                           if argv[4:] in ([], [a])))
-        elif argv[:1] == ["configure"] and len(argv) == 4:
-            version, _, abi = argv[2].partition("-")
-            kconf.configure(registry.load(argv[1], "dump"), version, abi, argv[3])
-        else:
-            print("usage: python3 -m ioctltools.kcontext targets SPEC BUILD [SPECFILE...] | "
-                  "args SPEC VERSION BUILD [ABI] | configure SPEC VERSION-ABI BUILD", file=sys.stderr)
-            return 2
-    except Error as e:
-        print(e, file=sys.stderr)
-        return 1
+    if argv[:1] == ["targets"] and len(argv) >= 3:
+        reg = registry.load(argv[1], "dump")
+        only = {os.path.realpath(f) for f in argv[3:]}
+        if only and not any(h.kernel_internal and os.path.realpath(h.spec) in only
+                            for h in reg.headers):
+            return 0
+        print(" ".join(os.path.join(objdir(argv[2], v, t), ".done")
+                       for v in reg.versions() for t in kconf.tree_abis(reg)))
+    elif argv[:1] == ["args"] and len(argv) in (4, 5):
+        reg, v, build = registry.load(argv[1], "dump"), argv[2], argv[3]
+        print(" ".join(f"--kernel-context {a}={os.path.join(build, 'linux-source-' + v)}:"
+                       f"{objdir(build, v, t)}"
+                       for t, abis in kconf.tree_abis(reg).items() for a in abis
+                       if argv[4:] in ([], [a])))
+    elif argv[:1] == ["configure"] and len(argv) == 4:
+        version, _, abi = argv[2].partition("-")
+        kconf.configure(registry.load(argv[1], "dump"), version, abi, argv[3])
+    else:
+        print("usage: python3 -m ioctltools.kcontext targets SPEC BUILD [SPECFILE...] | "
+              "args SPEC VERSION BUILD [ABI] | configure SPEC VERSION-ABI BUILD", file=sys.stderr)
+        return 2
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    run_main(main)

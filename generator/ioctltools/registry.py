@@ -16,7 +16,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
-from . import Error, cc, model_reader
+from . import Error, cc, model_reader, run_main
 from .cwords import IOCTLGEN, TOP  # noqa: F401 (tools take them from here)
 
 
@@ -192,16 +192,12 @@ def main(argv):
         print("usage: python3 -m ioctltools.registry arches|versions [SPEC_DIR]",
               file=sys.stderr)
         return 2
-    try:
-        reg = load(argv[1] if len(argv) > 1 else "spec")
-        out = arches(reg) if argv[0] == "arches" else reg.versions()
-        if out:
-            print("\n".join(out))
-    except Error as e:
-        print(e, file=sys.stderr)
-        return 1
+    reg = load(argv[1] if len(argv) > 1 else "spec")
+    out = arches(reg) if argv[0] == "arches" else reg.versions()
+    if out:
+        print("\n".join(out))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    run_main(main)
