@@ -64,7 +64,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 import fixtures  # noqa: E402
-from ioctltools import renderlib  # noqa: E402
+from ioctltools import Error, model_reader, renderlib  # noqa: E402
 from tap import Tap  # noqa: E402
 from ioctltools.cc import stub_dir, stub_flags  # noqa: E402
 from gcc_numbers import numbers, probe, tree  # noqa: E402
@@ -142,18 +142,17 @@ def main():
     probe.TREE[0] = args[2] if len(args) > 2 else os.path.join(build, "linux-source-6.1")
     tap = Tap()
     try:
-        with open(model_path, encoding="utf-8") as f:
-            # the version of the tree the numbers are compiled from
-            model = json.load(f)
-            version = renderlib.version_of_tree(model, probe.TREE[0])
-            names = renderlib.version_names(model) if model.get("versions") else []
-            if version is not None and version != names[0]:
-                tree.LEFT_OUT[0] = f"left-out-{version}.txt"
-                top = os.path.dirname(HERE)
-                tree.OLDER_TREES[:] = [os.path.join(top, "build", f"linux-source-{v}")
-                                  for v in names[:names.index(version)]]
-            model = renderlib.view_for_tree(model, probe.TREE[0])
-    except (OSError, ValueError) as e:
+        model = model_reader.load(model_path, "model")
+        # the version of the tree the numbers are compiled from
+        version = renderlib.version_of_tree(model, probe.TREE[0])
+        names = renderlib.version_names(model) if model.get("versions") else []
+        if version is not None and version != names[0]:
+            tree.LEFT_OUT[0] = f"left-out-{version}.txt"
+            top = os.path.dirname(HERE)
+            tree.OLDER_TREES[:] = [os.path.join(top, "build", f"linux-source-{v}")
+                                   for v in names[:names.index(version)]]
+        model = renderlib.view_for_tree(model, probe.TREE[0])
+    except (Error, OSError, ValueError) as e:
         tap.check(False, f"read {model_path} (make model) as {probe.TREE[0]}'s version has it",
                   [str(e)])
         return 1
