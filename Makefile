@@ -60,11 +60,12 @@ endif
 .DELETE_ON_ERROR:
 
 # Plain `make` (the author's edit -> make -> prompt) runs the
-# stages after the model two at a time: render, the series, the exports,
-# the audits and the site read the model and write apart.  A -j on the
-# command line wins (make -j1: one at a time); other goals keep make's default.
+# stages after the model two at a time: render, the series, the audits and
+# the site read the model and write apart.  A -j on the command line wins
+# (make -j1: one at a time); other goals keep make's default.
+PLAIN_MAKE := $(if $(TREE)$(filter-out all,$(MAKECMDGOALS)),,yes)
 JOBS ?= 2
-ifeq ($(TREE)$(filter-out all,$(MAKECMDGOALS)),)
+ifeq ($(PLAIN_MAKE),yes)
 MAKEFLAGS += -j$(JOBS)
 endif
 
@@ -80,7 +81,7 @@ all: deps $(B)/ioctlgen $(MODEL) docs $(B)/patches.stamp $(B)/render.stamp $(B)/
 # The other stages wait for what the site reads: make holds the next job
 # slot for the next target of this list it can start, so without this the
 # site (9 of a fresh clone's 17 CPU-s) started last, after them all.
-ifeq ($(TREE)$(filter-out all,$(MAKECMDGOALS)),)
+ifeq ($(PLAIN_MAKE),yes)
 $(B)/patches.stamp $(B)/render.stamp: | $(B)/audit/.stamp $(B)/layouts.json
 endif
 
@@ -255,7 +256,7 @@ $(B)/linux-source-%/.extracted: /usr/src/linux-source-%.tar.xz
 tree: $(KVERS:%=$(B)/linux-source-%/.extracted)
 
 # Plain `make` runs two jobs at once (JOBS, above): the packages first.
-ifeq ($(TREE)$(filter-out all,$(MAKECMDGOALS)),)
+ifeq ($(PLAIN_MAKE),yes)
 $(LIB_OBJ) $(CLI_OBJ) $(REG_OBJ) $(REG_PIC) $(KVERS:%=$(B)/linux-source-%/.extracted): | deps
 endif
 
