@@ -118,27 +118,36 @@ def measure(reg, probes, trees, probe_dir):
     return out
 
 
+def targets(reg, build, only=()):
+    """The make targets (BUILD/kconf-<version>-<ABI>/.done) of the
+    configured trees, none when only (header spec files, the ones to be
+    measured) holds no kernel-internal header: a UAPI edit never waits for
+    30 trees."""
+    want = {os.path.realpath(f) for f in only}
+    if want and not any(h.kernel_internal and os.path.realpath(h.spec) in want
+                        for h in reg.headers):
+        return []
+    return [os.path.join(objdir(build, v, t), ".done")
+            for v in reg.versions() for t in kconf.tree_abis(reg)]
+
+
+def args(reg, version, build, abi=None):
+    """measure-sizes' --kernel-context options of version (of one ABI)."""
+    return [o for t, abis in kconf.tree_abis(reg).items() for a in abis if abi in (None, a)
+            for o in ("--kernel-context", f"{a}={os.path.join(build, 'linux-source-' + version)}:"
+                      f"{objdir(build, version, t)}")]
+
+
 def main(argv):
-    """`targets SPEC BUILD [SPECFILE...]`: the make targets of the configured
-    trees (none when the spec files named, the ones to be measured, hold no
-    kernel-internal header: a UAPI edit never waits for 30 trees);
-    `args SPEC VERSION BUILD [ABI]`: measure-sizes' --kernel-context options
-    of VERSION (of one ABI); `configure SPEC VERSION-ABI BUILD`: make one
-    tree (kconf)."""
+    """`targets SPEC BUILD [SPECFILE...]`: targets(); `args SPEC VERSION
+    BUILD [ABI]`: args(); `configure SPEC VERSION-ABI BUILD`: make one tree
+    (kconf)."""
     if argv[:1] == ["targets"] and len(argv) >= 3:
-        reg = registry.load(argv[1], "dump")
-        only = {os.path.realpath(f) for f in argv[3:]}
-        if only and not any(h.kernel_internal and os.path.realpath(h.spec) in only
-                            for h in reg.headers):
-            return 0
-        print(" ".join(os.path.join(objdir(argv[2], v, t), ".done")
-                       for v in reg.versions() for t in kconf.tree_abis(reg)))
+        out = targets(registry.load(argv[1], "dump"), argv[2], argv[3:])
+        if out:
+            print(" ".join(out))
     elif argv[:1] == ["args"] and len(argv) in (4, 5):
-        reg, v, build = registry.load(argv[1], "dump"), argv[2], argv[3]
-        print(" ".join(f"--kernel-context {a}={os.path.join(build, 'linux-source-' + v)}:"
-                       f"{objdir(build, v, t)}"
-                       for t, abis in kconf.tree_abis(reg).items() for a in abis
-                       if argv[4:] in ([], [a])))
+        print(" ".join(args(registry.load(argv[1], "dump"), argv[2], argv[3], *argv[4:])))
     elif argv[:1] == ["configure"] and len(argv) == 4:
         version, _, abi = argv[2].partition("-")
         kconf.configure(registry.load(argv[1], "dump"), version, abi, argv[3])

@@ -23,6 +23,7 @@ import re
 import stat
 import subprocess
 
+from .. import Error, kcontext, registry
 from . import IOCTLGEN, PY, RST, TOP, Fail, rel, say
 from .edits import uncommitted
 from .headers import hdr_inputs, hdr_manifest, manifest_digest, reference, src_manifest
@@ -90,6 +91,7 @@ def known_sizes_step(versions, oldest, arches, spec, spec_from, W, logdir, jobs)
             "or defines types and was edited)")
         return f"the registry's {spec_from}/sizes, nothing measured"
     names = ", ".join(os.path.relpath(p, rel(spec)) for p in only)
+    kargs = kcontext_args(spec, only, versions)
     lines = []
     for v in versions:
         refs = [reference(v, oldest, a) for a in arches]
@@ -103,32 +105,28 @@ def known_sizes_step(versions, oldest, arches, spec, spec_from, W, logdir, jobs)
         _, out = run_tool(f"measure-sizes-{v}",
                           [PY, "-m", "ioctltools.measure", "-j", str(jobs), "--version", v,
                            "--uapi", rel(uapi), "--cache", os.path.join("build", "sizes", "cache"),
-                           *kcontext_args(v, spec, only), *[a for p in only for a in ("--only", p)],
+                           *kargs.get(v, ()), *[a for p in only for a in ("--only", p)],
                            rel(spec), rel(W)], logdir)
         m = re.search(r"\(([^()]*probes compiled[^()]*)\)$", out.strip())
         lines.append(f"{v}: {len(only)} header specs measured ({m.group(1) if m else 'done'})")
     return "; ".join(lines) or "nothing measured"
 
 
-def kcontext_args(version, spec, only):
-    """measure-sizes' kernel-context arguments for version, as `make sizes`
-    passes them for the header specs only (kcontext targets SPEC BUILD
-    SPECFILE..., kcontext args SPEC VERSION BUILD): none when only names no
-    kernel-internal header, else when their configured trees are there
+def kcontext_args(spec, only, versions):
+    """measure-sizes' kernel-context arguments of each version, as `make
+    sizes` passes them for the header specs only (kcontext.targets() and
+    args(), on the copy's registry read once): none when only names no
+    kernel-internal header, or when their configured trees are not there
     (none made here: the step says so)."""
-    t = subprocess.run([PY, "-m", "ioctltools.kcontext", "targets", rel(spec), "build", *only],
-                       capture_output=True, text=True, cwd=TOP)
-    if t.returncode:
-        raise Fail(f"kcontext targets failed (exit {t.returncode}):\n{t.stderr}")
-    if not t.stdout.split():	# no kernel-internal header among them: no trees
-        return []
-    missing = [p for p in t.stdout.split() if not os.path.exists(os.path.join(TOP, p))]
+    try:
+        reg = registry.load(rel(spec), "dump")
+    except Error as e:
+        raise Fail(str(e)) from None
+    made = kcontext.targets(reg, "build", only)
+    missing = [p for p in made if not os.path.exists(os.path.join(TOP, p))]
     if missing:
-        say("SIZES", f"{version}: no kernel context for the kernel-internal headers "
-            f"(not configured: {', '.join(os.path.dirname(p) for p in missing)}; make sizes makes them)")
-        return []
-    a = subprocess.run([PY, "-m", "ioctltools.kcontext", "args", rel(spec), version, "build"],
-                       capture_output=True, text=True, cwd=TOP)
-    if a.returncode:
-        raise Fail(f"kcontext args failed (exit {a.returncode}):\n{a.stderr}")
-    return a.stdout.split()
+        say("SIZES", "no kernel context for the kernel-internal headers (not configured: "
+            f"{', '.join(os.path.dirname(p) for p in missing)}; make sizes makes them)")
+    if not made or missing:
+        return {}
+    return {v: kcontext.args(reg, v, "build") for v in versions}
