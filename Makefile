@@ -199,9 +199,11 @@ UNIT_PROGS := $(patsubst tests/unit/test-%.c,$(B)/test-%,$(wildcard tests/unit/t
 # files that differ from the last commit (what the user just changed, as
 # tools/changed-entries finds them).  V=1 or `build/ioctlgen
 # check` prints every warning.
-EDITED_SPEC = { git diff --name-only HEAD -- $(SPEC); git ls-files -o --exclude-standard -- $(SPEC); } 2>/dev/null | \
-	$(SPEC_NAME_OK)
 MODEL_REPORT = $(if $(Q),--summary $$(tools/changed-entries $(SPEC) | sed 's/^/--full /'))
+# The stages' commands and where each version's inputs and outputs are:
+# generator/ioctltools/pipeline.py, which tools/use-tree and
+# tests/verify/run run too.  Make makes what a stage reads first.
+PIPELINE = $(PYTHON) -m ioctltools.pipeline --spec $(SPEC) --build $(B)
 
 # Measured first, before the model: the header specs that name a type
 # spec/sizes does not hold yet (a new command's new struct) and the edited
@@ -209,7 +211,7 @@ MODEL_REPORT = $(if $(Q),--summary $$(tools/changed-entries $(SPEC) | sed 's/^/-
 # `ioctlgen check --to-measure` lists them.  Only their probes are compiled
 # (`make sizes ONLY=...`), merged into spec/sizes, so an edit costs seconds
 # even with a cold cache; measure-sizes says what each file gained or lost.
-MEASURE_FIRST = $(B)/ioctlgen check --to-measure $$($(EDITED_SPEC) | sed 's/^/--edited /') $(SPEC)
+MEASURE_FIRST = $(PIPELINE) to-measure
 # The list of every name below spec/, rewritten only when it changes: a
 # deleted header spec makes the model out of date too, and so does a new
 # name ioctlgen refuses (a dot file, a name outside the grammar).  The names
@@ -238,9 +240,11 @@ model: $(MODEL)
 # the tree the model, the series and verify use; KVERS every tree Debian
 # ships that the registry is to describe (6.12 beside 6.1).  Each tree is
 # extracted once per machine into the cache outside the clone and linked
-# here, read only, with the directory of its exported UAPI ($(B)/uapi for
-# KVER's, $(B)/uapi-<version> for another's): tools/kernel-tree.  With
-# CACHE=0 a linked tree is extracted into $(B) again.
+# here, read only, with the directory of its exported UAPI: tools/kernel-tree.
+# With CACHE=0 a linked tree is extracted into $(B) again.  KVER is the
+# oldest known version, whose exports are $(B)/uapi, another's
+# $(B)/uapi-<version> (pipeline.py's Where.of, which names the targets the
+# recipes make: a rule here that disagrees makes "No rule to make target").
 KVERS := 6.1 6.12
 UAPI_OF = $(if $(filter $(KVER),$(1)),$(B)/uapi,$(B)/uapi-$(1))
 ifeq ($(CACHE),0)
@@ -292,25 +296,18 @@ $(foreach v,$(filter-out $(KVER),$(KVERS)),$(eval $(call uapi_of_version,$(v))))
 
 # ---------------------------------------------------------------- sizes
 # Remeasure every argument type with the real compilers (see tools/measure-sizes)
-# against the headers of each kernel ARCH named in abis.yaml.  They read the
-# registry through `ioctlgen dump`, which needs no sizes; so does the ARCH list.
-ABI_HEADERS = $(MAKE) -s $$($(PYTHON) -m ioctltools.registry arches $(SPEC) | \
-	sed 's|.*|$(B)/uapi/&/.done|')
-# The kernel versions the registry knows (spec/versions.yaml), oldest first;
-# in a recipe's loop over them, the shell variable d is that version's
-# exported UAPI ($(B)/uapi for KVER's tree, $(B)/uapi-<version> for another's),
-# made for every ARCH first.
-REG_VERSIONS = $$($(PYTHON) -m ioctltools.registry versions $(SPEC))
-# VERSION_DIR sets d; VERSION_DONE prints its targets, one per ARCH.
-VERSION_DIR = d=$(B)/uapi; [ "$$v" = "$(KVER)" ] || d=$(B)/uapi-$$v
-VERSION_DONE = $(PYTHON) -m ioctltools.registry arches $(SPEC) | sed "s|.*|$$d/&/.done|"
-VERSION_UAPI = $(VERSION_DIR); $(MAKE) -s $$($(VERSION_DONE)) || exit 1
+# against the headers of each kernel ARCH named in abis.yaml, each version
+# the registry knows against its own tree's exports (spec/sizes/<abi>.yaml
+# for the oldest, spec/sizes/<version>/<abi>.yaml).  They read the registry
+# through `ioctlgen dump`, which needs no sizes; so do the lists of exports.
+# UAPI_TARGETS: every known version's export of every ARCH (make uapi's order).
+UAPI_TARGETS = $$($(PIPELINE) targets uapi)
+ABI_HEADERS = $(MAKE) -s $$($(PIPELINE) --version $(KVER) targets uapi)
 # Only new or changed probes are compiled (a cache keyed by content in
-# $(B)/sizes/cache; generator/ioctltools/probecache.py).  NEW_HEADERS=DIR: the
+# $(B)/sizes/cache, cache-<version> for another version than the oldest;
+# generator/ioctltools/probecache.py).  NEW_HEADERS=DIR: the
 # rendered `new: true` headers as DIR/<path>, instead of measure-sizes' own text.
 # ONLY="spec files": measure only these headers' probes, merged into spec/sizes.
-# Each version the registry knows is measured against its own tree's headers
-# (spec/sizes/<abi>.yaml for the oldest, spec/sizes/<version>/<abi>.yaml).
 # The kernel-internal headers are measured in kernel context on the trees
 # generator/ioctltools/kconf.py names, one per version and base ABI, each
 # configured once (tinyconfig prepare0) in the cache outside the clone and
@@ -323,15 +320,12 @@ $(B)/kconf-%/.done: $(PY_PKG)/kconf.py
 		$(PYTHON) -m ioctltools.kcontext configure $(SPEC) $* $(B)
 
 # No trees (ONLY names no kernel-internal header): no make without a goal
-# (its default, everything), and no --kernel-context for trees not made.
+# (its default, everything).
 sizes: $(B)/ioctlgen
-	$(Q)t="$(KCONTEXT_TREES)"; [ -z "$$t" ] || $(MAKE) -s -j2 $$t || exit 1; \
-	for v in $(REG_VERSIONS); do \
-		$(VERSION_UAPI); \
-		tools/measure-sizes --version $$v --uapi $$d $(if $(NEW_HEADERS),--new-headers $(NEW_HEADERS)) \
-			$$([ -z "$$t" ] || $(PYTHON) -m ioctltools.kcontext args $(SPEC) $$v $(B)) \
-			$(foreach f,$(ONLY),--only $(f)) $(SPEC) $(B) || exit 1; \
-	done
+	$(Q)t="$(KCONTEXT_TREES)"; [ -z "$$t" ] || $(MAKE) -s -j2 $$t
+	$(Q)$(MAKE) -s -j2 $(UAPI_TARGETS)
+	$(Q)$(PIPELINE) sizes $(if $(NEW_HEADERS),--new-headers $(NEW_HEADERS)) \
+		$(foreach f,$(ONLY),--only $(f))
 
 # Import every ioctl command of the exported UAPI of each ARCH into
 # spec/headers and spec/left-out.txt (tools/import-uapi), merged with what
@@ -341,14 +335,8 @@ sizes: $(B)/ioctlgen
 # what it no longer has `removed:` in it (spec/left-out-<version>.txt for
 # any but the oldest).  New argument types need `make sizes` after.
 import: $(B)/ioctlgen
-	$(Q)first=; for v in $(REG_VERSIONS); do \
-		$(MAKE) -s $(B)/linux-source-$$v/.extracted || exit 1; \
-		$(VERSION_UAPI); \
-		left=$(SPEC)/left-out.txt; [ -z "$$first" ] || left=$(SPEC)/left-out-$$v.txt; first=$$v; \
-		tools/import-uapi --version $$v --uapi $$d --tree $(B)/linux-source-$$v --spec $(SPEC) \
-			--left-out $$left || exit 1; \
-		tools/import-ioctl-number --quiet --version $$v --spec $(SPEC) $(B)/linux-source-$$v || exit 1; \
-	done
+	$(Q)$(MAKE) -s -j2 $(UAPI_TARGETS)
+	$(Q)$(PIPELINE) import
 
 # The kernel-internal headers tools/import-uapi reads (--internal): the 6.1
 # tree's include/<path>, preprocessed and compiled in kernel context on the
@@ -391,21 +379,13 @@ render $(B)/render.stamp: $(MODEL) $(KSRC)/.extracted $(RENDER_DEPS)
 # the cache is written whole and renamed, its entries keyed by all they are
 # made from.  (A job per version cost more CPU, a second make, than it saved.)
 patches $(B)/patches.stamp: $(MODEL) $(KVERS:%=$(B)/linux-source-%/.extracted) $(PATCH_DEPS)
-	$(Q)for v in $(REG_VERSIONS); do \
-		echo "  PATCHES generated-patches/$$v"; \
-		w=$(B)/patches-work c=$(B)/render-cache.pickle; \
-		[ "$$v" = "$(KVER)" ] || { w=$(B)/patches-work-$$v c=$(B)/render-cache-$$v.pickle; }; \
-		$(PYTHON) -m ioctltools.make_patches -m $(MODEL) --version $$v -k $(B)/linux-source-$$v \
-			-w $$w -o generated-patches/$$v --cache $$c $(if $(FORCE),--force) || exit 1; \
-	done
+	$(Q)$(PIPELINE) patches -m $(MODEL) $(if $(FORCE),--force)
 	$(Q)touch $(B)/patches.stamp
 
 # Apply generated-patches/<version>/ to a copy of each tree, build, boot in
 # QEMU (tests/verify/run VERSION), the newest first; VERSION=6.1 only one.
 verify: $(MODEL) $(B)/patches.stamp
-	$(Q)rc=0; for v in $(or $(VERSION),$$(echo $(REG_VERSIONS) | tr ' ' '\n' | tac)); do \
-		VERIFY_MODEL=$(MODEL) tests/verify/run $$v || rc=1; \
-	done; exit $$rc
+	$(Q)$(PIPELINE) $(if $(VERSION),--version $(VERSION)) verify -m $(MODEL)
 
 # `make TREE=/path/to/linux`: the registry on a kernel tree of one's own (an
 # unpacked source or a git checkout, only read): import, check, patches and
@@ -547,8 +527,7 @@ check: deps
 # tree's ARCHes go one at a time (HDRINST), so the list alternates between
 # trees, which -j2 exports side by side; x86 last, after the others.
 uapi: $(B)/ioctlgen
-	$(Q)$(MAKE) -s tree $$(for v in $(REG_VERSIONS); do $(VERSION_DIR); $(VERSION_DONE) | \
-		awk '{ print (/\/x86\/\.done$$/ ? 1000 : NR), $$0 }'; done | sort -s -n -k1,1 | cut -d' ' -f2)
+	$(Q)$(MAKE) -s tree $(UAPI_TARGETS)
 
 # Everything the build made: all of $(B) but the kernel tree unpacked from
 # Debian's tarball (an input, never modified; distclean removes it too) and

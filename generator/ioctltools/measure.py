@@ -125,12 +125,12 @@ def registry_additions(h, exported, enums=frozenset()):
     return tuple(newheader.additions(h.model, header.text, enums))
 
 
-def run_probes(tcs, probes, probe_dir, jobs, cache_dir, kernel_names):
+def run_probes(tcs, probes, probe_dir, jobs, cache_dir, kernel_names, partial=False):
     """{ABI: [(probe, Result)]} of every probe on every ABI, and the cache's
     figures: (hits, misses).  A probe whose result the cache holds for its
     key and dependencies is not compiled (probecache)."""
     files = probecache.Files({})
-    stores = {tc.name: probecache.Store(cache_dir, tc.name, files) for tc in tcs}
+    stores = {tc.name: probecache.Store(cache_dir, tc.name, files, partial) for tc in tcs}
     code = probecache.code_hash()
     names = probecache.sha("\n".join(sorted(kernel_names)))
     results = {tc.name: [] for tc in tcs}
@@ -299,7 +299,7 @@ def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=No
     for tc in tcs:
         tc.cc += stubs
     ref, errors = reference_abis(probes, tcs)
-    results, hits = run_probes(tcs, probes, probe_dir, jobs, cache_dir, names)
+    results, hits = run_probes(tcs, probes, probe_dir, jobs, cache_dir, names, bool(only))
     kresults = kcontext.measure(reg, probes, trees or {}, probe_dir)
     measured = {a: sorted({p.name for p, _ in rs}) for a, rs in kresults.items()}
     for a, rs in kresults.items():

@@ -26,8 +26,11 @@ result is the search list) also records the directories the compiler
 ignored as nonexistent: one that appears changes the list.  A file that changed while the probe ran
 (mtime after the run's start) keeps the entry from being stored.
 
-The store is one JSON file per ABI in the cache directory; a run keeps the
-entries it used or made and drops the others."""
+The store is one JSON file per ABI in the cache directory; a run of every
+probe keeps the entries it used or made and drops the others, a partial
+run (measure-sizes --only: an edit's headers) keeps the others too.  Each
+kernel version has a directory of its own (pipeline.Where.probe_cache): the
+runs of two versions would drop each other's entries."""
 
 import hashlib
 import json
@@ -140,7 +143,8 @@ def prog_name(argv, prog):
 class Store:
     """The entries of one ABI."""
 
-    def __init__(self, cache_dir, abi, files):
+    def __init__(self, cache_dir, abi, files, partial=False):
+        self.partial = partial
         self.path = os.path.join(cache_dir, abi + ".json") if cache_dir else None
         self.files = files
         self.entries, self.kept = {}, {}
@@ -214,11 +218,12 @@ class Store:
         """Write the entries the run used or made, unless they are the
         ones read."""
         if not self.path or not (self.dirty or self.files.changed or
-                                 self.kept.keys() != self.entries.keys()):
+                                 (not self.partial and self.kept.keys() != self.entries.keys())):
             return
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        used = {p for e in self.kept.values() for p, _ in e["files"]}
-        doc = {"version": VERSION, "entries": self.kept,
+        kept = dict(self.entries, **self.kept) if self.partial else self.kept
+        used = {p for e in kept.values() for p, _ in e["files"]}
+        doc = {"version": VERSION, "entries": kept,
                "stats": {p: st for p, st in self.files.stats.items() if p in used}}
         tmp = self.path + ".tmp"
         with open(tmp, "w", encoding="utf-8") as f:
