@@ -99,8 +99,7 @@ def borrowed_name(fixture, build):
 
 def self_test(tap, build):
     """The checks must catch the mistakes planted in the fixture model."""
-    with open(fixtures.model("gcc-numbers"), encoding="utf-8") as f:
-        fixture = json.load(f)
+    fixture = model_reader.load(fixtures.model("gcc-numbers"), "model")
     with open(EXPECT, encoding="utf-8") as f:
         expect = json.load(f)
     # A mistake ioctlgen refuses to write: nr-count one more than ABS_CNT.

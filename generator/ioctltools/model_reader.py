@@ -8,11 +8,22 @@ asked, `stage`) once; what it returns is the parsed document, typed by the
 TypedDicts below: the top-level parts every consumer uses (versions,
 layouts, ABIs, magic-code rows, headers and their commands), with the keys
 docs/dev/model.md describes.  They are dicts at run time, so a renderer
-reads exactly what ioctlgen wrote; a type checker sees the keys."""
+reads exactly what ioctlgen wrote; a type checker sees the keys.
 
+The shell scripts read it through the CLI (main()), not a json.load of
+their own:
+
+    python3 -m ioctltools.model_reader FIELD MODEL
+
+prints the values at FIELD, one a line (a string as it is, anything else
+as JSON): "versions.name", "abis.arch", "spec-dir", "headers[new].path"."""
+
+import json
+import re
+import sys
 from typing import Iterator, TypedDict
 
-from . import Error, jsoncache
+from . import Error, jsoncache, run_main
 
 # The model-version this package reads (IOCTLGEN_MODEL_VERSION, generator/model.h).
 MODEL_VERSION = 9
@@ -109,3 +120,42 @@ def commands(model: Model) -> Iterator[tuple[Header, Command]]:
     for h in model["headers"]:
         for c in h["commands"]:
             yield h, c
+
+
+def values(model: Model, field, path="model") -> list:
+    """The values at field: keys joined by dots ("abis.arch"), a list on the
+    way standing for each of its items in turn; KEY[FLAG] keeps the items of
+    KEY whose FLAG is true ("headers[new].path").  A key the model lacks is
+    an error (ModelError, naming path)."""
+    items = [model]
+    for step in field.split("."):
+        m = re.fullmatch(r"([^.\[\]]+)(?:\[([^.\[\]]+)\])?", step)
+        if not m:
+            raise ModelError(f"{path}: error: {field!r}: no field (KEY.KEY[FLAG]...)")
+        key, flag = m.groups()
+        out = []
+        for item in items:
+            if not isinstance(item, dict) or key not in item:
+                raise ModelError(f"{path}: error: {field!r}: no {key!r} in the model")
+            v = item[key]
+            if flag is not None:
+                if not isinstance(v, list):
+                    raise ModelError(f"{path}: error: {field!r}: {key!r} is no list")
+                v = [x for x in v if isinstance(x, dict) and x.get(flag)]
+            out.extend(v if isinstance(v, list) else [v])
+        items = out
+    return items
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: python3 -m ioctltools.model_reader FIELD MODEL", file=sys.stderr)
+        return 2
+    field, path = argv
+    sys.stdout.write("".join((v if isinstance(v, str) else json.dumps(v)) + "\n"
+                             for v in values(load(path), field, path)))
+    return 0
+
+
+if __name__ == "__main__":
+    run_main(main)

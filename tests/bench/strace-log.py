@@ -8,14 +8,15 @@ ioctl calls on x86_64's numbers (a tenth of them misses): a third named as
 strace names what it knows, a third in its _IOC(dir, type, nr, size)
 spelling, a third raw hex (strace -X raw); a quarter of all with the
 "[pid N] " of strace -f.  Fixed seed: the same log every run."""
-import json
 import random
 import sys
 
-model = json.load(open(sys.argv[1], encoding="utf-8"))
+from ioctltools import model_reader
+
+model = model_reader.load(sys.argv[1], "model")
 lines = int(sys.argv[2])
 rng = random.Random(34)
-cmds = [(c["name"], c["numbers"]["x86_64"]["number"]) for h in model["headers"] for c in h["commands"]
+cmds = [(c["name"], c["numbers"]["x86_64"]["number"]) for _, c in model_reader.commands(model)
         if (c["numbers"] or {}).get("x86_64")]
 DIRS = ["_IOC_NONE", "_IOC_WRITE", "_IOC_READ", "_IOC_READ|_IOC_WRITE"]
 OTHER = [

@@ -40,6 +40,9 @@ def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--doc":
         doc = doc_example(sys.argv[2])
     elif len(sys.argv) == 2:
+        # Raw, not through model_reader: the keys of whatever model-version
+        # ioctlgen wrote, so that a raised IOCTLGEN_MODEL_VERSION gets its
+        # key list (run --update) whatever version the Python package reads.
         doc = json.load(open(sys.argv[1], encoding="utf-8"))
     else:
         sys.exit(__doc__)

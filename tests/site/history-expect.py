@@ -17,16 +17,17 @@ import re
 import subprocess
 import sys
 
+from ioctltools import model_reader
+
 expect_file, model_file, spec = sys.argv[1:4]
 with open(expect_file, encoding="utf-8") as f:
     e = json.load(f)
-with open(model_file, encoding="utf-8") as f:
-    m = json.load(f)
+m = model_reader.load(model_file)
 known = [v["name"] for v in m["versions"]]
 if not known:
     sys.exit(0)
 query = sys.argv[4] if len(sys.argv) > 4 else e["command"]
-cmds = [c for h in m["headers"] for c in h["commands"]]
+cmds = [c for _, c in model_reader.commands(m)]
 
 
 def short(have):

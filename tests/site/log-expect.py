@@ -15,9 +15,11 @@ are not picked, so that plain equality gives the whole answer.
 import json
 import sys
 
+from ioctltools import model_reader
+
 expect_path, model_path = sys.argv[1:3]
 e = json.load(open(expect_path))
-m = json.load(open(model_path))
+m = model_reader.load(model_path)
 abis = [a["name"] for a in m["abis"]]
 abi = "x86_64" if "x86_64" in abis else abis[0]
 layout = next(lay for lay in m["layouts"]
@@ -28,7 +30,7 @@ DIRS = {"none": "_IOC_NONE", "read": "_IOC_READ", "write": "_IOC_WRITE",
 
 carriers = {}	# number -> {version or None: set of names}
 family_keys = set()	# (type, nr) a family could match
-cmds = [c for h in m["headers"] for c in h["commands"]]
+cmds = [c for _, c in model_reader.commands(m)]
 for c in cmds:
     n = c["numbers"].get(abi)
     if n is None:

@@ -95,8 +95,7 @@ if [ -d "$SRC/spec" ]; then
 		show gen
 		stop "$SRC/gen.py $EX/model.json"
 	fi
-	mapfile -t hdrs < <("$PY" -c 'import json, sys
-print(*[h["path"] for h in json.load(open(sys.argv[1]))["headers"] if h.get("new")], sep="\n")' "$EX/model.json")
+	mapfile -t hdrs < <("$PY" -m ioctltools.model_reader 'headers[new].path' "$EX/model.json")
 	rm -rf "$EX/render"
 	if [ -n "${VERIFY_EXAMPLE_HEADER:-}" ]; then
 		mkdir -p "$EX/render/include/uapi/${hdrs[0]%/*}" && cp "$VERIFY_EXAMPLE_HEADER" "$EX/render/include/uapi/${hdrs[0]}"

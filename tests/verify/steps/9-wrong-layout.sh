@@ -11,12 +11,9 @@
 WRONG=parisc
 if [ "$layouts" = none ] || { [ -n "$layouts" ] && [[ " $layouts " != *" $WRONG "* ]]; }; then
 	ok "verify/$WRONG: a wrong layout in spec/layouts.yaml fails the guest # SKIP ${not_here[$WRONG]:-${why:-VERIFY_ARCHES has no $WRONG}}"
-elif ! "$PY" -c 'import json, sys
-sys.exit("spec-dir" not in json.load(open(sys.argv[1])))' "$MODEL" ||
-     [ ! -f "$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["spec-dir"])' "$MODEL")/layouts.yaml" ]; then
+elif ! spec=$("$PY" -m ioctltools.model_reader spec-dir "$MODEL") || [ ! -f "$spec/layouts.yaml" ]; then
 	not_ok "verify/$WRONG: a wrong layout fails the guest: $MODEL names no spec directory with a layouts.yaml"
 else
-	spec=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["spec-dir"])' "$MODEL")
 	wd=$OUT/wrong-layout
 	rm -rf "$wd" && mkdir -p "$wd" && cp -a "$spec" "$wd/spec"
 	# In the parisc entry only: "read: 1" / "write: 2" become 2 / 1.
