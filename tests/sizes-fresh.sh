@@ -24,7 +24,7 @@ if ! arches=$(/usr/bin/python3 -m ioctltools.registry arches "$spec" 2>"$tmp/log
 	bail "the ARCHes of $spec/abis.yaml, from ioctlgen dump"
 fi
 # Each kernel version the registry knows is measured against its own tree's
-# headers (build/uapi for the oldest, build/uapi-<version>) and compared
+# headers (where the pipeline puts them: generator/ioctltools/pipeline.py) and compared
 # with spec/sizes (the oldest) or spec/sizes/<version>.
 if ! versions=$(/usr/bin/python3 -m ioctltools.registry versions "$spec" 2>"$tmp/log"); then
 	diag <"$tmp/log"
@@ -36,7 +36,9 @@ for v in ${versions:--}; do
 	uapi=$build/uapi stored=$spec/sizes vopt=
 	if [ "$v" != - ]; then
 		vopt="--version $v"
-		[ "$v" = "$first" ] || { uapi=$build/uapi-$v stored=$spec/sizes/$v; }
+		uapi=$(/usr/bin/python3 -m ioctltools.pipeline --spec "$spec" --build "$build" \
+			--version "$v" dir uapi 2>"$tmp/log") || { diag <"$tmp/log"; bail "the exports of $v"; }
+		[ "$v" = "$first" ] || stored=$spec/sizes/$v
 	fi
 	# Two exports at once: one headers_install leaves a core idle.
 	# shellcheck disable=SC2046 # one target per ARCH

@@ -23,7 +23,7 @@ import argparse
 import os
 import subprocess
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from . import TOP, Error, kcontext, registry, run_main
 
@@ -103,16 +103,16 @@ def measure_sizes(w, only=(), kargs=(), new_headers=None, jobs=None):
             *[a for f in only for a in ("--only", f)], w.spec, w.probes]
 
 
-def kernel_context(reg, w, only=()):
-    """measure-sizes' --kernel-context options for version w: none when
-    only names no kernel-internal header; Error when their configured
-    trees (kcontext.targets, made by make) are not there."""
-    made = kcontext.targets(reg, w.probes, only)
-    missing = [os.path.dirname(t) for t in made if not os.path.exists(t)]
+def kernel_context(reg, version, build="build", only=()):
+    """measure-sizes' --kernel-context options for version: none when only
+    names no kernel-internal header; Error when their configured trees
+    (kcontext.targets, below build, made by make) are not there."""
+    made = kcontext.targets(reg, build, only)
+    missing = [os.path.dirname(t) for t in made if not os.path.exists(os.path.join(TOP, t))]
     if missing:
-        raise Error(f"error: the kernel-context trees are not configured: "
+        raise Error(f"error: no kernel context: the trees are not configured: "
                     f"{', '.join(missing)} (make sizes makes them)")
-    return kcontext.args(reg, w.version, w.probes) if made else []
+    return kcontext.args(reg, version, build) if made else []
 
 
 def uncommitted(spec):
@@ -219,7 +219,7 @@ def main(argv):
             if a.stage == "import":
                 steps = [import_uapi(w), import_magic(w)]
             elif a.stage == "sizes":
-                steps = [measure_sizes(w, a.only, kernel_context(reg, w, a.only),
+                steps = [measure_sizes(w, a.only, kernel_context(reg, w.version, a.build, a.only),
                                        a.new_headers)]
             else:
                 print(f"  PATCHES {w.patches}", flush=True)

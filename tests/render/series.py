@@ -11,18 +11,17 @@ import re
 import shutil
 import tempfile
 
-from common import KSRC, TOP, MODEL, PY, SERIES, need_tree, run, tap, taplib
-from ioctltools import model_reader, renderlib  # noqa: E402
+from common import TOP, MODEL, PY, SERIES, need_tree, run, tap, taplib
+from ioctltools import model_reader, pipeline, renderlib  # noqa: E402
 
 
 def series_versions():
     """[(version, its pristine tree, make-patches' work directory)] of the
-    registry's known versions, the model's (build/linux-source-6.1 and
-    build/patches-work for the first, as make patches does)."""
+    registry's known versions, the model's, where make patches has them
+    (pipeline.Where.of)."""
     names = renderlib.version_names(model_reader.load(MODEL))
-    return [(v, KSRC if i == 0 else os.path.join(TOP, f"build/linux-source-{v}"),
-             os.path.join(TOP, "build/patches-work" + ("" if i == 0 else f"-{v}")))
-            for i, v in enumerate(names)]
+    return [(v, os.path.join(TOP, w.tree), os.path.join(TOP, w.patch_work))
+            for v in names for w in [pipeline.Where.of(v, names)]]
 
 
 def test_series():

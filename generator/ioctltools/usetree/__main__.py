@@ -45,7 +45,7 @@ are written.  Each step is one of the project's own tools:
                exports (build/uapi-V), the registry's spec and sizes, and
                measure only the header specs `make` would measure first (a
                type no sizes file holds; an edited one that defines types),
-               with the project's probe cache build/sizes/cache.
+               with the project's probe caches (build/sizes/cache, cache-V).
   4. import    tools/import-uapi and tools/import-ioctl-number --version V
                into the copy of spec/ (left-out list spec/left-out-V.txt, or
                left-out.txt for the oldest version).

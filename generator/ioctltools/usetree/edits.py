@@ -1,27 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/use-tree: the registry's edits not committed yet.  The copy of
-the registry holds them as they are; the summary names them, and the
-commands on the entries they change, so that a new driver not committed
+"""tools/use-tree: the registry's edits not committed yet
+(pipeline.uncommitted names the files).  The copy of the registry holds
+them as they are; the summary names them, and the commands on the entries
+they change, so that a new driver not committed
 yet reads as a change of the registry, not as something the tree lacks."""
 
 import os
 import subprocess
 
 from . import TOP
-
-
-def git(spec_from, *args):
-    r = subprocess.run(["git", "-c", "core.quotepath=off", "-C", spec_from, *args],
-                       capture_output=True, text=True, cwd=TOP)
-    return r.stdout.splitlines() if r.returncode == 0 else None
-
-
-def uncommitted(spec_from):
-    """The files below spec_from, relative to it, that differ from the last
-    commit or are not committed yet (none outside a git work tree)."""
-    changed = git(spec_from, "diff", "--name-only", "--relative", "HEAD", "--", ".")
-    new = git(spec_from, "ls-files", "-o", "--exclude-standard", "--", ".")
-    return sorted(set((changed or []) + (new or [])) - {""})
 
 
 def changed_commands(spec_from, doc):

@@ -7,7 +7,8 @@ import os
 from .. import registry
 from . import PROG, RST, rel, say
 from .headers import headers, reference, src_manifest
-from .edits import changed_commands, uncommitted
+from ..pipeline import uncommitted
+from .edits import changed_commands
 from .known import known_sizes_step, recognise
 from .snapshot import extraversion, snapshot_step, spec_step
 from .steps import check_step, commands_by_version, fmt_cmds, import_step, model_step, \
@@ -33,7 +34,7 @@ def flow(args, tree, full, version, known, append, is_git, name, W, spec_from, b
 
     # A tree the registry knows: its import, sizes and exports are reused.
     clock.step("known")
-    ref, why, nfiles = recognise(W, src, version, oldest, arches, append)
+    ref, why, nfiles = recognise(W, src, version, known, arches, append)
     if ref:
         say("KNOWN", f"the registry's {version} tree: what the import reads ({nfiles} files "
             f"headers_install reads, {RST.rsplit('/', 1)[1]}) is {rel(ref)}'s")
@@ -43,13 +44,13 @@ def flow(args, tree, full, version, known, append, is_git, name, W, spec_from, b
     # 3. headers_install
     clock.step("headers")
     if ref:
-        uapi = os.path.dirname(reference(version, oldest, arches[0])[1])
+        uapi = os.path.dirname(reference(version, known, arches[0])[1])
         say("HDRINST", f"reused: {rel(uapi)}/<arch> for {len(arches)} ARCHes "
             f"(the build cache's exports of {rel(ref)})")
     else:
         cur, digest = src_manifest(W, src)
-        made = headers(W, src, cur, digest, arches, version, not append, oldest, args.jobs,
-                       logdir)
+        made = headers(W, src, cur, digest, arches, version, None if append else known,
+                       args.jobs, logdir)
         say("HDRINST", f"{len(arches)} ARCHes: {made['same']} as last run, {made['copied']} "
             f"copied from a known tree, {made['built'] + made['rebuilt']} made "
             f"({made['rebuilt']} incrementally)")
@@ -67,10 +68,9 @@ def flow(args, tree, full, version, known, append, is_git, name, W, spec_from, b
     # 5. sizes
     clock.step("sizes")
     if ref:
-        sizes_line = known_sizes_step(known, oldest, arches, spec, spec_from, W, logdir,
-                                      args.jobs)
+        sizes_line = known_sizes_step(known, arches, spec, spec_from, W, logdir, args.jobs)
     else:
-        sizes_line = sizes_step(version, uapi, spec, W, logdir, args.jobs)
+        sizes_line = sizes_step(version, oldest, uapi, spec, W, logdir, args.jobs)
 
     # 6. check and model
     clock.step("check")
@@ -79,7 +79,7 @@ def flow(args, tree, full, version, known, append, is_git, name, W, spec_from, b
 
     # 7. patches
     clock.step("patches")
-    patches_line = patches_step(version, src, run, W, logdir)
+    patches_line = patches_step(version, oldest, src, run, W, logdir)
 
     # Publish: every step up to here passed.
     clock.step("publish")

@@ -13,6 +13,7 @@ import stat
 import subprocess
 import time
 
+from .. import pipeline
 from . import TOP, Fail, read_json, rel, say, tail, write_json
 
 # What `make headers_install` reads: the top Makefile and Kbuild, the arch
@@ -74,11 +75,12 @@ def manifest_digest(m):
     return h.hexdigest()
 
 
-def reference(version, oldest, arch):
-    """(tree, exported headers of arch) of a known version, as the
-    Makefile makes them, or None when they are not there (up to date)."""
-    tree = os.path.join(TOP, "build", f"linux-source-{version}")
-    uapi = os.path.join(TOP, "build", "uapi" if version == oldest else f"uapi-{version}", arch)
+def reference(version, known, arch):
+    """(tree, exported headers of arch) of a known version (known: the
+    registry's versions), as the Makefile makes them (pipeline.Where.of),
+    or None when they are not there (up to date)."""
+    w = pipeline.Where.of(version, known)
+    tree, uapi = os.path.join(TOP, w.tree), os.path.join(TOP, w.uapi, arch)
     try:
         if os.path.getmtime(os.path.join(uapi, ".done")) >= \
                 os.path.getmtime(os.path.join(tree, ".extracted")):
@@ -94,10 +96,11 @@ def src_manifest(W, src):
     return cur, manifest_digest(cur)
 
 
-def headers(W, src, cur, digest, arches, version, known, oldest, jobs, logdir):
+def headers(W, src, cur, digest, arches, version, known, jobs, logdir):
     """build/tree/NAME/uapi/<arch> for every arch: the snapshot's
     headers_install, or a known tree's when the inputs are the same (cur,
-    digest: src_manifest())."""
+    digest: src_manifest(); known: the registry's versions when version is
+    one of them, else None)."""
     ref_digest = None
     made = {"same": 0, "copied": 0, "built": 0, "rebuilt": 0}
     for arch in arches:
@@ -110,7 +113,7 @@ def headers(W, src, cur, digest, arches, version, known, oldest, jobs, logdir):
                     continue
         except OSError:
             pass
-        ref = reference(version, oldest, arch) if known else None
+        ref = reference(version, known, arch) if known else None
         if ref and ref_digest is None:
             ref_digest = manifest_digest(hdr_manifest(
                 ref[0], os.path.join(TOP, "build", "tree", ".reference", f"{version}.json")))
@@ -132,8 +135,7 @@ def headers(W, src, cur, digest, arches, version, known, oldest, jobs, logdir):
             os.makedirs(kobj, exist_ok=True)
             log = os.path.join(logdir, f"headers-{arch}.log")
             with open(log, "w") as lf:
-                r = subprocess.run([os.path.join(TOP, "tools", "headers-install"), src, kobj,
-                                    arch, out, f"-j{jobs}"],
+                r = subprocess.run(pipeline.headers_install(src, kobj, arch, out, f"-j{jobs}"),
                                    stdout=lf, stderr=subprocess.STDOUT)
             if r.returncode != 0:
                 if os.path.exists(kobj + ".json"):

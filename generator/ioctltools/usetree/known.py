@@ -21,11 +21,10 @@ import filecmp
 import os
 import re
 import stat
-import subprocess
+from dataclasses import replace
 
-from .. import Error, kcontext, registry
-from . import IOCTLGEN, PY, RST, TOP, Fail, rel, say
-from .edits import uncommitted
+from .. import Error, pipeline, registry
+from . import RST, TOP, Fail, rel, say
 from .headers import hdr_inputs, hdr_manifest, manifest_digest, reference, src_manifest
 from .steps import run_tool
 
@@ -37,7 +36,7 @@ def identities(root):
             for n, p, st in hdr_inputs(root) if stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)}
 
 
-def recognise(W, src, version, oldest, arches, append):
+def recognise(W, src, version, known, arches, append):
     """(the registry's tree of version, None, files compared) when src is
     that tree as the import reads it, else (None, why not, 0).  A snapshot
     of hard links to that tree (cp -al) is the same file for file, by
@@ -48,7 +47,7 @@ def recognise(W, src, version, oldest, arches, append):
         return None, f"Linux {version} is new to the registry", 0
     if not os.path.exists(os.path.join(ref, ".extracted")):
         return None, f"no {rel(ref)} to compare with (make tree)", 0
-    missing = [a for a in arches if reference(version, oldest, a) is None]
+    missing = [a for a in arches if reference(version, known, a) is None]
     if missing:
         return None, (f"the exported headers of {rel(ref)} are not made for "
                       f"{', '.join(missing)} (make sizes makes them)"), 0
@@ -67,66 +66,49 @@ def recognise(W, src, version, oldest, arches, append):
     return ref, None, len(mine)
 
 
-def edited_specs(spec_from, spec):
-    """The header specs of the copy `make` would measure first, as
-    `ioctlgen check --to-measure` lists them: those naming a type no sizes
-    file holds and, when spec_from is in a git work tree, those edited
-    since the last commit (or not committed yet) that define types."""
-    edited = [a for n in uncommitted(spec_from)
-              for a in ("--edited", os.path.join(rel(spec), n))]
-    r = subprocess.run([IOCTLGEN, "check", "--to-measure", *edited, rel(spec)],
-                       capture_output=True, text=True, cwd=TOP)
-    return sorted(r.stdout.split())
-
-
-def known_sizes_step(versions, oldest, arches, spec, spec_from, W, logdir, jobs):
+def known_sizes_step(versions, arches, spec, spec_from, W, logdir, jobs):
     """Step 5 on a known tree: the registry's sizes, and the header specs
-    `make` would measure first measured into the copy for every version
-    whose exports the build cache has (as `make` does: each version's
-    sizes are its own tree's), with the project's probe cache
-    build/sizes/cache.  Its closing line."""
-    only = edited_specs(spec_from, spec)
+    `make` would measure first (pipeline.to_measure: those naming a type no
+    sizes file holds, and those of spec_from edited since the last commit
+    that define types) measured into the copy for every version whose
+    exports the build cache has (as `make` does: each version's sizes are
+    its own tree's), with the project's probe caches.  Its closing line."""
+    try:
+        only = pipeline.to_measure(rel(spec), spec_from)
+    except Error as e:
+        raise Fail(str(e)) from None
     if not only:
         say("SIZES", f"reused: {spec_from}/sizes (no header spec names an unmeasured type "
             "or defines types and was edited)")
         return f"the registry's {spec_from}/sizes, nothing measured"
     names = ", ".join(os.path.relpath(p, rel(spec)) for p in only)
-    kargs = kcontext_args(spec, only, versions)
+    reg = None
     lines = []
     for v in versions:
-        refs = [reference(v, oldest, a) for a in arches]
+        refs = [reference(v, versions, a) for a in arches]
         if None in refs:
             say("SIZES", f"{v}: no exports of build/linux-source-{v} in the build cache "
                 "(make sizes measures it)")
             continue
-        uapi = os.path.dirname(refs[0][1])
-        say("SIZES", f"reused {spec_from}/sizes; measuring for {v} (against {rel(uapi)}) "
+        # the build cache's exports and probe cache, the copy's spec, probes in W
+        w = replace(pipeline.Where.of(v, versions, spec=rel(spec)), probes=rel(W))
+        reg = reg or registry_of(spec)
+        try:
+            kargs = pipeline.kernel_context(reg, v, "build", only)
+        except Error as e:
+            say("SIZES", f"{v}: {str(e).removeprefix('error: ')}")
+            kargs = []
+        say("SIZES", f"reused {spec_from}/sizes; measuring for {v} (against {w.uapi}) "
             f"{len(only)} header specs with new or edited types: {names}")
-        _, out = run_tool(f"measure-sizes-{v}",
-                          [PY, "-m", "ioctltools.measure", "-j", str(jobs), "--version", v,
-                           "--uapi", rel(uapi), "--cache", os.path.join("build", "sizes", "cache"),
-                           *kargs.get(v, ()), *[a for p in only for a in ("--only", p)],
-                           rel(spec), rel(W)], logdir)
+        _, out = run_tool(f"measure-sizes-{v}", pipeline.measure_sizes(w, only, kargs, jobs=jobs),
+                          logdir)
         m = re.search(r"\(([^()]*probes compiled[^()]*)\)$", out.strip())
         lines.append(f"{v}: {len(only)} header specs measured ({m.group(1) if m else 'done'})")
     return "; ".join(lines) or "nothing measured"
 
 
-def kcontext_args(spec, only, versions):
-    """measure-sizes' kernel-context arguments of each version, as `make
-    sizes` passes them for the header specs only (kcontext.targets() and
-    args(), on the copy's registry read once): none when only names no
-    kernel-internal header, or when their configured trees are not there
-    (none made here: the step says so)."""
+def registry_of(spec):
     try:
-        reg = registry.load(rel(spec), "dump")
+        return registry.load(rel(spec), "dump")
     except Error as e:
         raise Fail(str(e)) from None
-    made = kcontext.targets(reg, "build", only)
-    missing = [p for p in made if not os.path.exists(os.path.join(TOP, p))]
-    if missing:
-        say("SIZES", "no kernel context for the kernel-internal headers (not configured: "
-            f"{', '.join(os.path.dirname(p) for p in missing)}; make sizes makes them)")
-    if not made or missing:
-        return {}
-    return {v: kcontext.args(reg, v, "build") for v in versions}

@@ -5,13 +5,12 @@ model, patches), each with its log in run/log; then run/'s results moved
 to build/tree/NAME/, and the change to spec/ as a patch."""
 
 import os
-import re
 import shutil
 import subprocess
 import sys
 
-from .. import model_reader
-from . import IOCTLGEN, PY, TOP, Fail, rel, say
+from .. import model_reader, pipeline
+from . import IOCTLGEN, TOP, Fail, rel, say
 
 
 def run_tool(name, cmd, logdir, cwd=TOP, env=None, ok=(0,)):
@@ -70,58 +69,63 @@ def spec_diff(spec_from, W):
     return path, st.stdout.rstrip()
 
 
+def where(version, oldest, W, src="", uapi="", spec="", run=""):
+    """Where the stages read and write on a tree of one's own, not the
+    Makefile's build/ layout: the snapshot src, its exports uapi, the copy
+    of the registry spec, measure-sizes' and make-patches' work in W, the
+    series in run (the paths relative to the project, as the tools print)."""
+    def r(p):
+        return rel(p) if p else ""
+    return pipeline.Where(version, version == oldest, tree=r(src), uapi=r(uapi), spec=r(spec),
+                          probes=r(W), patches=r(run and os.path.join(run, "generated-patches")),
+                          patch_work=r(os.path.join(W, "patches-work")),
+                          render_cache=r(os.path.join(W, "render-cache.pickle")))
+
+
 def import_step(version, oldest, uapi, src, spec, logdir, jobs, summary):
     """Step 4: the tree's commands and magic-code table into the copy; the
     importers' warnings.  A maintainer's decision the importer needs goes
     to summary."""
-    left = "left-out.txt" if version == oldest else f"left-out-{version}.txt"
-    say("IMPORT", f"{rel(spec)}/headers (tools/import-uapi --version {version})")
-    st, out = run_tool("import-uapi", [PY, "-m", "ioctltools.import_uapi", "-q", "-j", str(jobs),
-                                       "--version", version, "--uapi", rel(uapi),
-                                       "--tree", rel(src), "--spec", rel(spec),
-                                       "--left-out", rel(os.path.join(spec, left))],
-                       logdir, ok=(0, 1))
+    w = where(version, oldest, TOP, src=src, uapi=uapi, spec=spec)
+    say("IMPORT", f"{w.spec}/headers (tools/import-uapi --version {version})")
+    st, out = run_tool("import-uapi", pipeline.import_uapi(w, jobs, quiet=True), logdir,
+                       ok=(0, 1))
     import_notes = warnings_of(out)
     if st == 1:
         maint = [l for l in out.splitlines() if ": warning: " not in l and l.strip()]
         summary.append(f"import: exit 1, the registry needs a maintainer's decision "
                        f"({rel(logdir)}/import-uapi.log):")
         summary += ["  " + l for l in maint[:10]]
-    say("IMPORT", f"{rel(spec)}/magic.yaml (tools/import-ioctl-number --version {version})")
-    _, out = run_tool("import-ioctl-number", [PY, "-m", "ioctltools.import_ioctl_number", "--quiet",
-                                              "--version", version, "--spec", rel(spec),
-                                              rel(src)], logdir)
+    say("IMPORT", f"{w.spec}/magic.yaml (tools/import-ioctl-number --version {version})")
+    _, out = run_tool("import-ioctl-number", pipeline.import_magic(w), logdir)
     return import_notes + warnings_of(out)
 
 
-def sizes_step(version, uapi, spec, W, logdir, jobs):
+def sizes_step(version, oldest, uapi, spec, W, logdir, jobs):
     """Step 5: measure-sizes into the copy; its closing line."""
-    say("SIZES", f"{rel(spec)}/sizes (tools/measure-sizes --version {version})")
-    _, out = run_tool("measure-sizes", [PY, "-m", "ioctltools.measure", "-j", str(jobs),
-                                        "--version", version, "--uapi", rel(uapi),
-                                        rel(spec), rel(W)], logdir)
+    w = where(version, oldest, W, uapi=uapi, spec=spec)
+    say("SIZES", f"{w.spec}/sizes (tools/measure-sizes --version {version})")
+    _, out = run_tool("measure-sizes", pipeline.measure_sizes(w, jobs=jobs), logdir)
     return (out.strip().splitlines() or [""])[-1].strip()
 
 
 def check_step(spec, run):
     """Step 6: ioctlgen check of the copy, all of it in run/check.log;
-    Fail on errors.  Its summary line."""
+    Fail on errors.  Its summary line, as `ioctlgen check --summary` says
+    it (the errors, and the warnings counted by rule)."""
     r = subprocess.run([IOCTLGEN, "check", rel(spec)], capture_output=True, text=True)
     check_log = os.path.join(run, "check.log")
     with open(check_log, "w") as f:
         f.write(r.stdout + r.stderr)
     if r.returncode not in (0, 1):
         raise Fail(f"ioctlgen check {rel(spec)} failed (exit {r.returncode}):\n{r.stderr}")
-    diag = (r.stdout + r.stderr).splitlines()
-    errors = [l for l in diag if ": error: " in l]
-    warns = [l for l in diag if ": warning: " in l]
-    by_rule = {}
-    for l in warns:
-        m = re.search(r"\[([a-z0-9-]+)\]$", l)
-        by_rule[m.group(1) if m else "?"] = by_rule.get(m.group(1) if m else "?", 0) + 1
-    rules = ", ".join(f"{k} {v}" for k, v in sorted(by_rule.items(), key=lambda x: -x[1]))
-    check_line = f"{len(errors)} errors, {len(warns)} warnings" + (f" ({rules})" if rules else "")
+    s = subprocess.run([IOCTLGEN, "check", "--summary", rel(spec)], capture_output=True,
+                       text=True)
+    head = rel(spec) + ": "
+    summary = [l for l in (s.stdout + s.stderr).splitlines() if l.startswith(head)]
+    check_line = summary[-1][len(head):].split("; list them")[0] if summary else "?"
     say("CHECK", f"{rel(spec)}: {check_line}")
+    errors = [l for l in (r.stdout + r.stderr).splitlines() if ": error: " in l]
     if errors:
         print("\n".join(errors[:40]), file=sys.stderr)
         raise Fail(f"ioctlgen check: {len(errors)} errors in the copy {rel(spec)} "
@@ -134,22 +138,18 @@ def model_step(src, run, logdir):
     """Step 6: run/model.json, read.  The model names its spec files as
     spec/...: the series' notes say so."""
     say("MODEL", f"{rel(run)}/model.json")
-    run_tool("model", [IOCTLGEN, "model", "--summary", "--tree", src, "spec", "-o", "model.json"],
-             logdir, cwd=run)
+    run_tool("model", pipeline.model("spec", src, "model.json", ["--summary"]), logdir, cwd=run)
     try:
         return model_reader.load(os.path.join(run, "model.json"), stage="model")
     except model_reader.ModelError as e:
         raise Fail(str(e)) from None
 
 
-def patches_step(version, src, run, W, logdir):
+def patches_step(version, oldest, src, run, W, logdir):
     """Step 7: the series in run/generated-patches; make-patches' closing line."""
-    say("PATCHES", f"{rel(run)}/generated-patches (tools/make-patches --version {version})")
-    _, out = run_tool("make-patches", [PY, "-m", "ioctltools.make_patches", "-m", rel(run) + "/model.json",
-                                       "--version", version, "-k", rel(src),
-                                       "-w", rel(W) + "/patches-work",
-                                       "-o", rel(run) + "/generated-patches",
-                                       "--cache", rel(W) + "/render-cache.pickle"], logdir)
+    w = where(version, oldest, W, src=src, run=run)
+    say("PATCHES", f"{w.patches} (tools/make-patches --version {version})")
+    _, out = run_tool("make-patches", pipeline.make_patches(w, rel(run) + "/model.json"), logdir)
     return (out.strip().splitlines() or [""])[-1]
 
 

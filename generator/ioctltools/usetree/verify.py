@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 
+from .. import pipeline
 from . import MAKE_ENV, TOP, rel, say
 
 
@@ -26,10 +27,9 @@ def verify_step(version, W, fp, model):
     with open(vmodel + ".tmp", "w", encoding="utf-8") as f:
         json.dump(dict(model, **{"spec-dir": os.path.join(W, "spec")}), f)
     os.replace(vmodel + ".tmp", vmodel)
-    src = os.path.join(W, "src")
-    env = dict(os.environ, VERIFY_MODEL=vmodel,
-               VERIFY_PRISTINE=src, VERIFY_PATCHES=os.path.join(W, "generated-patches"),
-               VERIFY_OUT=vout)
+    cmd, venv = pipeline.verify(version, vmodel, pristine=os.path.join(W, "src"),
+                                patches=os.path.join(W, "generated-patches"), out=vout)
+    env = dict(os.environ, **venv)
     env.setdefault("VERIFY_ARCHES", "none")
     for k in MAKE_ENV:
         env.pop(k, None)
@@ -37,7 +37,7 @@ def verify_step(version, W, fp, model):
         f"{rel(W)}/verify.log)")
     vlog = os.path.join(W, "verify.log")
     with open(vlog, "w") as lf:
-        p = subprocess.Popen(["tests/verify/run", version], cwd=TOP, env=env,
+        p = subprocess.Popen(cmd, cwd=TOP, env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         last = ""
         for line in p.stdout:

@@ -4,20 +4,16 @@
 # Sourced by tests/verify/run in order: its variables and helpers are set.
 
 # ---------------------------------------------------------------- 2. headers
-mapfile -t arches < <("$PY" -c '
-import json, sys
-print(*sorted({a["arch"] for a in json.load(open(sys.argv[1]))["abis"]}), sep="\n")' "$MODEL")
+mapfile -t arches < <("$PY" -m ioctltools.model_reader abis.arch "$MODEL" | LC_ALL=C sort -u)
 # The pristine tree's export of every ARCH of the model: the Makefile's
-# (build/uapi*/ARCH, `make uapi`, which make check makes for its other
-# suites), made here if it is not there.  A tree of one's own
-# (VERIFY_PRISTINE) has none.
+# (`make uapi`, which make check makes for its other suites; where the
+# pipeline puts VERSION's: generator/ioctltools/pipeline.py), made here if
+# it is not there.  A tree of one's own (VERIFY_PRISTINE) has none.
 puapi=
 if [ -z "${VERIFY_PRISTINE:-}" ]; then
-	kver=$(sed -n 's/^KVER *:= *//p' Makefile)
-	puapi=build/uapi-$VERSION
-	[ "$VERSION" = "$kver" ] && puapi=build/uapi
 	# shellcheck disable=SC2046 # one target per ARCH
-	run hdr-pristine-uapi make -s -j"$JOBS" $(printf "$puapi/%s/.done " "${arches[@]}") || puapi=
+	puapi=$("$PY" -m ioctltools.pipeline --version "$VERSION" dir uapi 2>"$LOG/hdr-pristine-uapi.log") &&
+		run hdr-pristine-uapi make -s -j"$JOBS" $(printf "$puapi/%s/.done " "${arches[@]}") || puapi=
 fi
 # The pristine x86 headers are that export's x86: a headers_install of
 # their own cost a CPU-minute a tree.  The Makefile exports a tree's ARCHes
@@ -32,14 +28,13 @@ if [ -n "$puapi" ] && [ -d "$puapi/x86/include" ]; then
 	ln -s "$ROOT/$puapi/x86" "$OUT/hdr-pristine" || bail "link $OUT/hdr-pristine to $puapi/x86"
 elif [ -L "$OUT/hdr-pristine" ] || [ "$(cat "$OUT/hdr-pristine.key" 2>/dev/null)" != "$pkey" ]; then
 	rm -rf "$OUT/hdr-pristine" "$OUT/hdr-pristine-obj" "$OUT/hdr-pristine.key"
-	run hdr-pristine make -C "$PRISTINE" O="$OUT/hdr-pristine-obj" ARCH=x86 -j"$JOBS" \
-		INSTALL_HDR_PATH="$OUT/hdr-pristine" headers_install ||
+	run hdr-pristine tools/headers-install "$PRISTINE" "$OUT/hdr-pristine-obj" x86 "$OUT/hdr-pristine" -j"$JOBS" ||
 		bail "headers_install of the pristine tree"
 	echo "$pkey" >"$OUT/hdr-pristine.key"
 fi
 HP=$OUT/hdr-patched
 rm -rf "$OUT/hdr-arch"
-run hdr-patched make -C "$TREE" O="$OUT/hdr-patched-obj" ARCH=x86 -j"$JOBS" INSTALL_HDR_PATH="$HP" headers_install ||
+run hdr-patched tools/headers-install "$TREE" "$OUT/hdr-patched-obj" x86 "$HP" -j"$JOBS" ||
 	bail "headers_install of the patched tree"
 
 # Like usr/include/Makefile: each header on its own, twice (include guard),

@@ -80,8 +80,7 @@ for arch in "${arches[@]}"; do
 			rm -rf "$PB/uapi/$arch"
 			continue
 		fi
-	elif run "hdr-$arch" make -C "$TREE" O="$OUT/hdr-obj-$arch" ARCH="$arch" -j"$JOBS" \
-		INSTALL_HDR_PATH="$PB/uapi/$arch" headers_install; then
+	elif run "hdr-$arch" tools/headers-install "$TREE" "$OUT/hdr-obj-$arch" "$arch" "$PB/uapi/$arch" -j"$JOBS"; then
 		how="headers_install of the patched tree for every ARCH"
 	else
 		sed 's/^/# /' "$LOG/hdr-$arch.log" | tail -20
@@ -107,8 +106,7 @@ gkey=
 	# shellcheck disable=SC2086,SC2046 # word lists
 	cat "$MODEL"; rcache_files tests/gcc-numbers.py tests/gcc_numbers generator tests/lib/fixtures.py tests/lib/tap.py $VERIFY_SCRIPTS
 	# shellcheck disable=SC2046 # one word per compiler
-	verify_tools $("$PY" -c 'import json, sys
-print(*sorted({a["cc"] for a in json.load(open(sys.argv[1]))["abis"]}))' "$MODEL"); } | rcache_key)
+	verify_tools $("$PY" -m ioctltools.model_reader abis.cc "$MODEL" | LC_ALL=C sort -u); } | rcache_key)
 grc=0
 if rcache_get abi-all "$gkey" "$LOG/abi-all.log"; then
 	rcache_note abi-all "$gkey"
