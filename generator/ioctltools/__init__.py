@@ -24,6 +24,16 @@ def run_main(main):
         sys.exit(1)
 
 
+def read_text(path, doing=""):
+    """A text file's content (bytes that are not UTF-8 replaced), or an
+    Error naming path and what the caller was doing."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError as e:
+        raise Error(f"{path}: error: {doing + ': ' if doing else ''}{e.strerror}") from e
+
+
 def results_of(futures):
     """The results of futures, in order; the Errors they raised, as one Error."""
     out, errors = [], []

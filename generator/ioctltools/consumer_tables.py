@@ -18,7 +18,7 @@ import glob
 import os
 import re
 
-from . import Error, strace_elf
+from . import Error, read_text, strace_elf
 
 GOARCH = {"386": "i386", "amd64": "x86_64", "arm": "armhf", "arm64": "arm64",
           "mips": "mips", "mipsle": "mips", "mips64": "mips64el", "mips64le": "mips64el",
@@ -48,14 +48,6 @@ class Table:
             values.append(value)
 
 
-def _read(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError as e:
-        raise Error(f"{path}: error: {e.strerror}") from None
-
-
 STRACE_ROW = re.compile(r'\{\s*"([^"]*)"\s*,\s*"(\w+)"\s*,\s*([_A-Z0| ]+?)\s*,\s*'
                         r'(0x[0-9a-fA-F]+)\s*,\s*(0x[0-9a-fA-F]+)\s*\}')
 # "0": the rows of plain numbers (TCGETS), which strace writes as dir 0
@@ -66,7 +58,7 @@ def strace_rows(paths, abi, layout):
     """strace's ioctls_inc*.h / ioctls_arch*.h rows, encoded on the ABI's layout."""
     t = Table("strace", ", ".join(paths), False)
     for path in paths:
-        text = _read(path)
+        text = read_text(path)
         rows = 0
         for m in STRACE_ROW.finditer(text):
             dirs = [d.strip() for d in m[3].split("|")]
@@ -103,7 +95,7 @@ def syzkaller_const(paths):
     t = Table("syzkaller", ", ".join(paths), True)
     for path in paths:
         arches = None
-        for i, line in enumerate(_read(path).splitlines(), 1):
+        for i, line in enumerate(read_text(path).splitlines(), 1):
             if not line.strip() or line.startswith("#"):
                 continue
             m = SYZ_LINE.match(line)
@@ -138,7 +130,7 @@ GO_CONST = re.compile(r"^\s+([A-Z][A-Za-z0-9_]*)\s*=\s*(0x[0-9a-fA-F]+|[0-9]+)\s
 def go_zerrors(directory):
     t = Table("go", directory, True)
     common = os.path.join(directory, "zerrors_linux.go")
-    shared = GO_CONST.findall(_read(common)) if os.path.exists(common) else []
+    shared = GO_CONST.findall(read_text(common)) if os.path.exists(common) else []
     files = sorted(glob.glob(os.path.join(glob.escape(directory), "zerrors_linux_*.go")))
     if not files:
         raise Error(f"{directory}: error: no zerrors_linux_<GOARCH>.go")
@@ -151,7 +143,7 @@ def go_zerrors(directory):
         # a BE twin of an LE ABI (mips/mipsle) is read once; equal numbers
         if abi in t.abis:
             continue
-        for name, value in shared + GO_CONST.findall(_read(path)):
+        for name, value in shared + GO_CONST.findall(read_text(path)):
             t.add(abi, name, int(value, 0))
     return t
 
@@ -169,6 +161,6 @@ def rust_ioctl(src):
         if arch not in RUST_ARCH:
             t.skipped.append(arch)
             continue
-        for name, value in RUST_CONST.findall(_read(path)):
+        for name, value in RUST_CONST.findall(read_text(path)):
             t.add(RUST_ARCH[arch], name, int(value))
     return t

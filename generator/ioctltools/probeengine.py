@@ -30,7 +30,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
-from . import Error
+from . import Error, read_text
 
 MARKER = re.compile(r'->(\w+) (\d+)(?: [$#]?(-?\d+))?')
 # file:line[:col]: [fatal ]error|warning|note: message
@@ -96,11 +96,7 @@ def run(cmd, cwd=None, stdin=None):
 
 def read(path):
     """A probe's assembly (or another output of the compiler) as text."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError as e:
-        raise Error(f"{path}: error: reading the probe's output: {e.strerror}") from e
+    return read_text(path, "reading the probe's output")
 
 
 @dataclass
