@@ -300,7 +300,7 @@ def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=No
         tc.cc += stubs
     ref, errors = reference_abis(probes, tcs)
     results, hits = run_probes(tcs, probes, probe_dir, jobs, cache_dir, names, bool(only))
-    kresults = kcontext.measure(reg, probes, trees or {}, probe_dir)
+    kresults = kcontext.measure(reg, probes, trees or {}, probe_dir, jobs)
     measured = {a: sorted({p.name for p, _ in rs}) for a, rs in kresults.items()}
     for a, rs in kresults.items():
         results[a] += rs
