@@ -52,7 +52,10 @@ are written.  Each step is one of the project's own tools:
   5. sizes     tools/measure-sizes --version V into the copy
                (spec/sizes/V/<abi>.yaml); its probe cache is
                build/tree/NAME/sizes/cache, so a rerun compiles only what
-               changed.
+               changed.  The kernel-internal headers need a configured
+               tree (kernel context) a tree of one's own does not have:
+               for a known version the other header specs are measured
+               (--only) and theirs kept as the registry has them.
   6. check     ioctlgen check of the copy (all of it in check.log), then
                ioctlgen model (build/tree/NAME/model.json).
   7. patches   tools/make-patches --version V -k SNAPSHOT into

@@ -70,7 +70,7 @@ def flow(args, tree, full, version, known, append, is_git, name, W, spec_from, b
     if ref:
         sizes_line = known_sizes_step(known, arches, spec, spec_from, W, logdir, args.jobs)
     else:
-        sizes_line = sizes_step(version, oldest, uapi, spec, W, logdir, args.jobs)
+        sizes_line = sizes_step(version, oldest, uapi, spec, W, logdir, args.jobs, append)
 
     # 6. check and model
     clock.step("check")

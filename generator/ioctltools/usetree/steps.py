@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 
-from .. import model_reader, pipeline
+from .. import Error, model_reader, pipeline, registry
 from . import IOCTLGEN, TOP, Fail, rel, say
 
 
@@ -101,11 +101,25 @@ def import_step(version, oldest, uapi, src, spec, logdir, jobs, summary):
     return import_notes + warnings_of(out)
 
 
-def sizes_step(version, oldest, uapi, spec, W, logdir, jobs):
-    """Step 5: measure-sizes into the copy; its closing line."""
+def sizes_step(version, oldest, uapi, spec, W, logdir, jobs, append):
+    """Step 5: measure-sizes into the copy; its closing line.  The
+    kernel-internal headers need a configured tree (kernel context), which
+    a tree of one's own does not have: for a version the registry knows,
+    every other header spec is measured (--only) and merged, so that their
+    sizes stay as the registry has them instead of going."""
     w = where(version, oldest, W, uapi=uapi, spec=spec)
+    only = []
+    if not append:
+        try:
+            reg = registry.load(w.spec, "dump")
+        except Error as e:
+            raise Fail(str(e)) from None
+        if any(h.kernel_internal for h in reg.headers):
+            only = [h.spec for h in reg.headers if not h.kernel_internal]
+            say("SIZES", f"{len(reg.headers) - len(only)} kernel-internal header specs not "
+                "measured (no kernel context on a tree of one's own): their sizes kept")
     say("SIZES", f"{w.spec}/sizes (tools/measure-sizes --version {version})")
-    _, out = run_tool("measure-sizes", pipeline.measure_sizes(w, jobs=jobs), logdir)
+    _, out = run_tool("measure-sizes", pipeline.measure_sizes(w, only, jobs=jobs), logdir)
     return (out.strip().splitlines() or [""])[-1].strip()
 
 
