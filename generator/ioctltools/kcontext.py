@@ -21,9 +21,9 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-from . import Error, kconf, probeengine, registry, results_of, run_main
+from . import Error, kconf, probecache, probeengine, registry, results_of, run_main
 from .kconf import objdir
-from .sizeprobe import run_chunk
+from .sizeprobe import from_cache, run_chunk, to_cache
 
 
 def parse(specs, abis):
@@ -100,28 +100,52 @@ class KernelToolchain:
         return False
 
 
-def measure(reg, probes, trees, probe_dir, jobs=1):
-    """{abi: [(probe, Result)]} of the kernel-internal probes on each ABI
-    with a configured tree; the other ABIs have none (not measured).  The
-    ABIs jobs at a time: each is a Kbuild make and compiles in its own
-    directory (23 ABIs one after another took 90 s a version)."""
+def measure(reg, probes, trees, probe_dir, jobs=1, cache_dir=None, partial=False):
+    """({abi: [(probe, Result)]} of the kernel-internal probes on each ABI
+    with a configured tree (the other ABIs have none: not measured), the
+    probe cache's (hits, misses)).  The ABIs jobs at a time: each is a
+    Kbuild make and compiles in its own directory.  A probe whose result
+    the cache (probecache, "kernel-<ABI>" beside the ABIs' own stores)
+    holds for Kbuild's command, the trees and its dependencies' content is
+    not compiled again: 23 ABIs took 90 s a version."""
     kprobes = [p for p in probes if p.header.kernel_internal]
     abis = [a for a in reg.abis if a.name in trees and kprobes]
+    code = probecache.code_hash()
 
     def one(abi):
-        tc = KernelToolchain(abi, *trees[abi.name])
+        src, obj = trees[abi.name]
+        tc = KernelToolchain(abi, src, obj)
+        files = probecache.Files({})
+        store = probecache.Store(cache_dir, "kernel-" + abi.name, files, partial)
+        base = probecache.key(probecache.VERSION, code, "kernel", tc.cc,
+                              probecache.compiler_identity(tc.cc, files),
+                              os.path.realpath(src), os.path.realpath(obj))
         mine = [p.on(p.name, None) for p in kprobes if p.header.applies_to(abi)]
-        done = [(p, res) for p, res, _ in
-                run_chunk(tc, mine, os.path.join(probe_dir, "kernel-" + abi.name))]
+        keys = {p.stem: probecache.probe_key(base, p) for p in mine}
+        got = {}
+        for p in mine:
+            doc = store.get(keys[p.stem], tc.search)
+            if doc is not None:
+                got[p.stem] = from_cache(p, doc)
+        todo = [p for p in mine if p.stem not in got]
+        for p, res, deps in run_chunk(tc, todo, os.path.join(probe_dir, "kernel-" + abi.name)) \
+                if todo else ():
+            got[p.stem] = res
+            if deps is not None:
+                store.put(keys[p.stem], to_cache(res), deps[0], deps[1])
+        store.save()
+        done = [(p, got[p.stem]) for p in mine]
         for p, res in done:
             if res.unusable:	# the tree has the header: that is an error here
                 res.errors.append(f"{p.header.source}: error: {p.name} in kernel context on "
                                   f"{abi.name}: {res.unusable}")
-        return done
+        return done, store.hits, store.misses
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
         futures = [ex.submit(one, abi) for abi in abis]
-    return dict(zip((a.name for a in abis), results_of(futures)))
+    out = results_of(futures)
+    return ({a.name: done for a, (done, _, _) in zip(abis, out)},
+            (sum(h for _, h, _ in out), sum(m for _, _, m in out)))
 
 
 def targets(reg, build, only=()):

@@ -300,7 +300,9 @@ def measure(reg, uapi_dir, probe_dir, jobs, verbose, cache_dir=None, rendered=No
         tc.cc += stubs
     ref, errors = reference_abis(probes, tcs)
     results, hits = run_probes(tcs, probes, probe_dir, jobs, cache_dir, names, bool(only))
-    kresults = kcontext.measure(reg, probes, trees or {}, probe_dir, jobs)
+    kresults, khits = kcontext.measure(reg, probes, trees or {}, probe_dir, jobs, cache_dir,
+                                       bool(only))
+    hits = (hits[0] + khits[0], hits[1] + khits[1])
     measured = {a: sorted({p.name for p, _ in rs}) for a, rs in kresults.items()}
     for a, rs in kresults.items():
         results[a] += rs
