@@ -25,7 +25,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from . import TOP, Error, kcontext, registry, run_main
+from . import TOP, Error, registry, run_main
 
 PY = sys.executable if sys.executable else "/usr/bin/python3"
 TOOLS = "tools"
@@ -107,6 +107,9 @@ def kernel_context(reg, version, build="build", only=()):
     """measure-sizes' --kernel-context options for version: none when only
     names no kernel-internal header; Error when their configured trees
     (kcontext.targets, below build, made by make) are not there."""
+    # imported here: it imports the probe code (0.1 s), which make's
+    # measure-first, run on every edit, does not need
+    from . import kcontext
     made = kcontext.targets(reg, build, only)
     missing = [os.path.dirname(t) for t in made if not os.path.exists(os.path.join(TOP, t))]
     if missing:
