@@ -3,6 +3,8 @@
 """The pipeline defined once (generator/ioctltools/pipeline.py), against
 what else says where things are: the Makefile's rules, the committed
 spec/ and generated-patches/, the exports make check made, and ioctlgen.
+And the shell scripts' reader of the model the stages pass on
+(`python3 -m ioctltools.model_reader FIELD MODEL`), against the dump.
 Usage: tests/pipeline.py   (TAP output; after make check's set-up: the
 model, the exports of every version)"""
 
@@ -26,6 +28,37 @@ def make_n(targets):
     """make -n of targets: does the Makefile have a rule for each?"""
     return subprocess.run(["make", "-n", "-s", *targets], cwd=TOP, capture_output=True,
                           text=True)
+
+
+def model_cli(versions, arches):
+    """model_reader's command line on build/model.json: the values the
+    dump gives too, and its errors."""
+    model = os.path.join(TOP, "build", "model.json")
+    if not os.path.exists(model):
+        tap.skip("model_reader FIELD MODEL", "no build/model.json (make model)")
+        return
+
+    def mr(field, path=model):
+        return subprocess.run([PY, "-m", "ioctltools.model_reader", field, path], cwd=TOP,
+                              capture_output=True, text=True)
+    r = mr("versions.name")
+    tap.check(r.returncode == 0 and r.stdout.split() == versions,
+              "model_reader versions.name: the versions the dump gives, oldest first",
+              r.stdout + r.stderr)
+    r = mr("abis.arch")
+    tap.check(r.returncode == 0 and set(r.stdout.split()) == set(arches),
+              "model_reader abis.arch: the ARCHes the dump gives", r.stdout + r.stderr)
+    r = mr("abis.no-such-key")
+    tap.check(r.returncode == 1 and f"{model}: error: 'abis.no-such-key': no 'no-such-key'"
+              in r.stderr, "model_reader: a field the model lacks is an error naming the "
+              "model, exit 1", f"exit {r.returncode}: {r.stderr}")
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        f.write('{"model-version": 0}')
+        f.flush()
+        r = mr("versions.name", f.name)
+        tap.check(r.returncode == 1 and "error: model version 0" in r.stderr and not r.stdout,
+                  "model_reader: a model of another model-version is refused, exit 1",
+                  f"exit {r.returncode}: {r.stderr}")
 
 
 def main():
@@ -60,6 +93,7 @@ def main():
                   f"{v}: the import's left-out list is {w.left_out()}, committed")
         tap.check(os.path.isfile(os.path.join(TOP, w.patches, "0000-cover-letter.patch")),
                   f"{v}: the series is {w.patches}, committed")
+    model_cli(versions, arches)
     r = cli("--version", "0.0", "dir", "uapi")
     tap.check(r.returncode == 1 and "versions.yaml: error: version 0.0 is none" in r.stderr,
               "an unknown --version: an error naming versions.yaml, exit 1",
