@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""The include graph of the C sources has no cycle (issue 30: "no circle,
+"""The include graph of the C sources has no cycle (the design rule "no circle,
 no arrow back up").  Every #include "FILE" of generator/, generator/cli/
 and libioctlreg/, resolved as the compiler does (the including file's
 directory, then -Igenerator -Ilibioctlreg, as the Makefile gives them),
