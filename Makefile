@@ -275,10 +275,11 @@ endif
 # removes what this ARCH does not export: each export is what a
 # headers_install of its own gives (verify step 2 checks x86's, made last).
 # The directory starts anew when the tree was extracted again.  Under the
-# lock, an export another make finished meanwhile is not made again.
+# lock, an export another make finished meanwhile is not made again (nor
+# announced).
 define HDRINST
-	$(quiet) HDRINST $(4)
-	$(Q)mkdir -p $(dir $(2)) && $(STILL) HDRINST $(4) flock $(2).lock sh -c '[ $(4)/.done -nt $(1)/.extracted ] && exit; rm -rf $(4) && \
+	$(Q)mkdir -p $(dir $(2)) && $(STILL) HDRINST $(4) flock $(2).lock sh -c '[ $(4)/.done -nt $(1)/.extracted ] && exit; \
+		$(if $(Q),echo "  HDRINST $(4)";) rm -rf $(4) && \
 		{ [ $(2)/.tree -nt $(1)/.extracted ] || { rm -rf $(2) && mkdir -p $(2) && touch $(2)/.tree; }; } && \
 		tools/headers-install $(1) $(CURDIR)/$(2) $(3) $(CURDIR)/$(4) >/dev/null && touch $(4)/.done'
 endef
