@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import Error, kconf, probecache, probeengine, registry, results_of, run_main
 from .kconf import objdir
-from .sizeprobe import from_cache, run_chunk, to_cache
+from .sizeprobe import keep, look_up, run_chunk
 
 
 def parse(specs, abis):
@@ -121,20 +121,11 @@ def measure(reg, probes, trees, probe_dir, jobs=1, cache_dir=None, partial=False
                               probecache.compiler_identity(tc.cc, files),
                               os.path.realpath(src), os.path.realpath(obj))
         mine = [p.on(p.name, None) for p in kprobes if p.header.applies_to(abi)]
-        keys = {p.stem: probecache.probe_key(base, p) for p in mine}
-        got = {}
-        for p in mine:
-            doc = store.get(keys[p.stem], tc.search)
-            if doc is not None:
-                got[p.stem] = from_cache(p, doc)
-        todo = [p for p in mine if p.stem not in got]
-        for p, res, deps in run_chunk(tc, todo, os.path.join(probe_dir, "kernel-" + abi.name)) \
-                if todo else ():
-            got[p.stem] = res
-            if deps is not None:
-                store.put(keys[p.stem], to_cache(res), deps[0], deps[1])
+        done, todo = look_up(store, base, mine, tc.search)
+        if todo:
+            done += keep(store, [k for _, k in todo], run_chunk(
+                tc, [p for p, _ in todo], os.path.join(probe_dir, "kernel-" + abi.name)))
         store.save()
-        done = [(p, got[p.stem]) for p in mine]
         for p, res in done:
             if res.unusable:	# the tree has the header: that is an error here
                 res.errors.append(f"{p.header.source}: error: {p.name} in kernel context on "

@@ -12,7 +12,7 @@ import time
 from . import Error, cc, kconf, kcontext, newheader, probecache, registry, results_of, specwrite
 from .cc import userspace_include
 from .cheader import HeaderText
-from .sizeprobe import Probe, Result, from_cache, run_chunk, to_cache
+from .sizeprobe import Probe, Result, keep, look_up, run_chunk
 from .toolchain import Toolchain, kernel_header_names
 
 CHUNK = 16			# probes per compiler run
@@ -151,24 +151,15 @@ def run_probes(tcs, probes, probe_dir, jobs, cache_dir, kernel_names, partial=Fa
         for tc, ident in zip(tcs, idents):
             mine, results[tc.name] = probes_for(tc, probes)
             base = probecache.key(probecache.VERSION, code, tc.cc, ident, tc.search, names)
-            todo = []
-            for p in mine:
-                k = probecache.probe_key(base, p)
-                doc = stores[tc.name].get(k, tc.search)
-                if doc is None:
-                    todo.append((p, k))
-                else:
-                    results[tc.name].append((p, from_cache(p, doc)))
+            held, todo = look_up(stores[tc.name], base, mine, tc.search)
+            results[tc.name] += held
             for i in range(0, len(todo), CHUNK):
                 chunk = todo[i:i + CHUNK]
                 futs.append((tc, [k for _, k in chunk],
                              ex.submit(run_chunk, tc, [p for p, _ in chunk],
                                        os.path.join(probe_dir, tc.name))))
         for (tc, keys, _), done in zip(futs, results_of([f for _, _, f in futs])):
-            for k, (p, res, deps) in zip(keys, done):
-                results[tc.name].append((p, res))
-                if deps is not None:
-                    stores[tc.name].put(k, to_cache(res), deps[0], deps[1])
+            results[tc.name] += keep(stores[tc.name], keys, done)
     for s in stores.values():
         s.save()
     return results, (sum(s.hits for s in stores.values()), sum(s.misses for s in stores.values()))

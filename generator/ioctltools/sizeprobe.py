@@ -12,7 +12,7 @@ import os
 import re
 import shlex
 
-from . import cc, probeengine, specwrite
+from . import cc, probecache, probeengine, specwrite
 from .toolchain import is_kernel_header
 
 MISSING = re.compile(r"^(?:'([^']+)' file not found|([^ :]+): No such file or directory)")
@@ -356,6 +356,31 @@ def from_cache(p, doc):
     res.other_value = dict(doc["other_value"])
     res.not_ioc = set(doc["not_ioc"])
     return res
+
+
+def look_up(store, base, probes, search):
+    """([(probe, Result)] the probe cache's store holds for the toolchain
+    key base, [(probe, key)] of the others, to compile)."""
+    held, todo = [], []
+    for p in probes:
+        k = probecache.probe_key(base, p)
+        doc = store.get(k, search)
+        if doc is None:
+            todo.append((p, k))
+        else:
+            held.append((p, from_cache(p, doc)))
+    return held, todo
+
+
+def keep(store, keys, done):
+    """[(probe, Result)] of run_chunk's done, each stored under its key
+    when its dependencies are known."""
+    out = []
+    for k, (p, res, deps) in zip(keys, done):
+        out.append((p, res))
+        if deps is not None:
+            store.put(k, to_cache(res), deps[0], deps[1])
+    return out
 
 
 def defines_of_untested(tc, p, work, res):
