@@ -23,10 +23,10 @@ import re
 import stat
 from dataclasses import replace
 
-from .. import Error, pipeline, registry
+from .. import Error, pipeline
 from . import RST, TOP, Fail, rel, say
 from .headers import hdr_inputs, hdr_manifest, manifest_digest, reference, src_manifest
-from .steps import run_tool
+from .steps import registry_of, run_tool
 
 
 def identities(root):
@@ -105,10 +105,3 @@ def known_sizes_step(versions, arches, spec, spec_from, W, logdir, jobs):
         m = re.search(r"\(([^()]*probes compiled[^()]*)\)$", out.strip())
         lines.append(f"{v}: {len(only)} header specs measured ({m.group(1) if m else 'done'})")
     return "; ".join(lines) or "nothing measured"
-
-
-def registry_of(spec):
-    try:
-        return registry.load(rel(spec), "dump")
-    except Error as e:
-        raise Fail(str(e)) from None

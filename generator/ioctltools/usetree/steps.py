@@ -110,10 +110,7 @@ def sizes_step(version, oldest, uapi, spec, W, logdir, jobs, append):
     w = where(version, oldest, W, uapi=uapi, spec=spec)
     only = []
     if not append:
-        try:
-            reg = registry.load(w.spec, "dump")
-        except Error as e:
-            raise Fail(str(e)) from None
+        reg = registry_of(spec)
         if any(h.kernel_internal for h in reg.headers):
             only = [h.spec for h in reg.headers if not h.kernel_internal]
             say("SIZES", f"{len(reg.headers) - len(only)} kernel-internal header specs not "
@@ -121,6 +118,14 @@ def sizes_step(version, oldest, uapi, spec, W, logdir, jobs, append):
     say("SIZES", f"{w.spec}/sizes (tools/measure-sizes --version {version})")
     _, out = run_tool("measure-sizes", pipeline.measure_sizes(w, only, jobs=jobs), logdir)
     return (out.strip().splitlines() or [""])[-1].strip()
+
+
+def registry_of(spec):
+    """The copy's registry as `ioctlgen dump` gives it; Fail when it does not read."""
+    try:
+        return registry.load(rel(spec), "dump")
+    except Error as e:
+        raise Fail(str(e)) from None
 
 
 def check_step(spec, run):
