@@ -2,8 +2,8 @@
 """tools/use-tree: the registry's edits not committed yet
 (pipeline.uncommitted names the files).  The copy of the registry holds
 them as they are; the summary names them, and the commands on the entries
-they change, so that a new driver not committed
-yet reads as a change of the registry, not as something the tree lacks."""
+they change, so that a new driver not committed yet reads as a change of
+the registry, not as something the tree lacks."""
 
 import os
 import subprocess
